@@ -1,0 +1,63 @@
+# Every target bootstraps what it needs: .venv from a found CPython 3.12+, pinned by
+# constraints.txt, and the few Debian packages that Slint and the screenshots need.
+SHELL := /bin/bash
+PYTHON_FOUND := $(shell tools/find-python 2>/dev/null)
+VENV := .venv
+PY := $(VENV)/bin/python
+CACHE := $(CURDIR)/.cache
+export PIP_CACHE_DIR := $(CACHE)/pip
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+STAMP := $(VENV)/.installed
+SYSSTAMP := $(CACHE)/sysdeps.stamp
+SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-dejavu-core
+
+.PHONY: demo test test-fast lint bench screenshots bundle venv sysdeps lock clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	@if [ -z "$(PYTHON_FOUND)" ]; then tools/find-python; exit 1; fi
+	@test -x $(PY) || $(PYTHON_FOUND) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]'
+	@touch $@
+
+# Debian packages for Slint (libinput10), headless windows (Xvfb) and CJK text in screenshots.
+sysdeps: $(SYSSTAMP)
+
+$(SYSSTAMP):
+	@mkdir -p $(CACHE)
+	@missing=$$(for p in $(SYSPKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages: $$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null \
+	    || { echo "could not install: $$missing (need root or sudo)"; exit 1; }; \
+	fi
+	@touch $@
+
+demo: venv sysdeps
+	$(PY) -m cueboard.demo
+
+lint: venv
+	$(VENV)/bin/ruff check extension tests bench packaging
+	$(VENV)/bin/ruff format --check extension tests bench packaging
+	$(VENV)/bin/pyright
+
+test: venv sysdeps lint
+	$(PY) -m pytest -q
+
+test-fast: venv
+	$(PY) -m pytest -q -m "not slow and not display" tests
+
+bench: venv sysdeps
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Regenerate the pins after changing pyproject.toml's dependencies.
+lock:
+	rm -rf $(CACHE)/lockvenv && $(PYTHON_FOUND) -m venv $(CACHE)/lockvenv
+	$(CACHE)/lockvenv/bin/pip install -q -e '.[media,host,preview,dev]'
+	$(CACHE)/lockvenv/bin/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+
+clean:
+	rm -rf $(VENV) demo-out dist .pytest_cache .ruff_cache
