@@ -40,8 +40,8 @@ demo: venv sysdeps
 	$(PY) -m cueboard.demo
 
 lint: venv
-	$(VENV)/bin/ruff check extension tests bench packaging
-	$(VENV)/bin/ruff format --check extension tests bench packaging
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright
 
 test: venv sysdeps lint

@@ -58,3 +58,9 @@ def check_name(value: str, what: str = "name") -> str:
     if not NAME_RE.fullmatch(value):
         raise ValueError(f"{what} {value!r} must be 1-64 characters of [a-z0-9-]")
     return value
+
+
+I64_ABS_MAX = 2**53  # PAN-9: Slint int is exact up to 2^53
+PROP_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")  # a Slint identifier (readings R29)
+VOLUME_MIN, VOLUME_MAX = 0, 100  # MED-13
+FACE_EXPRESSION_RE = re.compile(r"^[a-z0-9_]{1,64}$")  # the 37 names are not listed (FACE-15)

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, field_validator
 
-from ._base import Inbound, Outbound, tag_of
+from ._base import Inbound, Outbound, domain_error, tag_of
 from ._limits import KV_KEY_MAX_BYTES, KV_VALUE_MAX_BYTES, json_size, utf8_len
 
 NAMESPACE = "kv"
@@ -16,7 +16,10 @@ SINCE = "1.0"
 
 def _check_key(key: str) -> str:
     if utf8_len(key) > KV_KEY_MAX_BYTES:
-        raise ValueError(f"kv key is {utf8_len(key)} bytes; the limit is {KV_KEY_MAX_BYTES} (KV-9)")
+        raise domain_error(
+            "key_too_large",
+            f"kv key is {utf8_len(key)} bytes; the limit is {KV_KEY_MAX_BYTES} (KV-9)",
+        )
     return key
 
 
@@ -42,7 +45,10 @@ class KvSet(Outbound):
     def _value_size(cls, value: Any) -> Any:
         size = json_size(value)
         if size > KV_VALUE_MAX_BYTES:
-            raise ValueError(f"kv value is {size} bytes; the limit is {KV_VALUE_MAX_BYTES} (KV-10)")
+            raise domain_error(
+                "value_too_large",
+                f"kv value is {size} bytes; the limit is {KV_VALUE_MAX_BYTES} (KV-10)",
+            )
         return value
 
 

@@ -1,0 +1,209 @@
+"""``vrosdev``: the emulated vrOS host, for development, tests and ``make demo``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import secrets
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from .host.config import CAPABILITY_FLAGS, HOST_VERSIONS, HostConfig
+from .script import ScriptError, parse
+
+log = logging.getLogger("vrosdev")
+
+
+def _grant(value: str) -> tuple[str, Any]:
+    name, sep, raw = value.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"--grant takes NAME=VALUE, got {value!r}")
+    if name == "bus":
+        return name, raw
+    if name not in CAPABILITY_FLAGS:
+        raise argparse.ArgumentTypeError(f"unknown capability {name!r}")
+    if raw not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"--grant {name}= takes true or false")
+    return name, raw == "true"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="vrosdev", description=__doc__)
+    sub = parser.add_subparsers(dest="verb", required=True)
+    run = sub.add_parser("run", help="launch an extension as vrOS does")
+    src = run.add_mutually_exclusive_group(required=True)
+    src.add_argument("--manifest", type=Path, help="the extension's manifest.toml")
+    src.add_argument("--command", help="a command line to launch (with --id)")
+    src.add_argument(
+        "--installed", metavar="ID", help="an extension installed with vrosdev install"
+    )
+    run.add_argument("--id", help="the extension id, with --command")
+    add_host_options(run)
+    run.add_argument("--script", type=Path, help="scripted steps; vrosdev stops at its end")
+    run.add_argument("--preview", action="store_true", help="open a window per visible panel")
+    return parser
+
+
+def add_host_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--content-root", type=Path, help="sent in welcome")
+    p.add_argument(
+        "--grant", action="append", type=_grant, default=[], help="NAME=true|false, bus=PATTERN"
+    )
+    p.add_argument("--locale", default="en-US")
+    p.add_argument("--host-version", default="1.7", choices=HOST_VERSIONS)
+    p.add_argument("--record", type=Path, help="JSONL transcript of every frame")
+    p.add_argument("--state", type=Path, help="where kv persists (default: ~/.local/state/vrosdev)")
+    p.add_argument("--secrets", choices=("unsupported", "memory"), default="unsupported")
+    p.add_argument("--budget-full-every", type=int, default=0, metavar="N")
+    p.add_argument("--media", choices=("simulate", "unsupported"), default="simulate")
+    p.add_argument("--audio-out", type=Path, help="write soundboard.wav, mic.wav, ui.wav here")
+    p.add_argument("--audio-cache-mib", type=int, default=512)
+    p.add_argument("--no-device", action="append", default=[], choices=("soundboard", "mic", "ui"))
+    p.add_argument("--theme", default="signal")
+    p.add_argument("--reduced-motion", action="store_true")
+    p.add_argument("--hello-deadline", type=float, default=5.0, help=argparse.SUPPRESS)
+    strict = p.add_mutually_exclusive_group()
+    strict.add_argument("--strict", dest="strict", action="store_true", default=True)
+    strict.add_argument("--no-strict", dest="strict", action="store_false")
+    p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+
+
+def default_state_dir() -> Path:
+    return Path.home() / ".local" / "state" / "vrosdev"
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[HostConfig, list[str], Path]:
+    """Read the manifest (or --command/--id) and the options into a launch."""
+    from vxp.manifest import ManifestError, load_manifest
+
+    token = secrets.token_urlsafe(24)
+    granted: dict[str, Any] = {"bus": []}
+    settings: list[Any] = []
+    panels: dict[str, str] = {}
+    if args.manifest is not None or args.installed is not None:
+        path = args.manifest if args.manifest is not None else installed_manifest(args.installed)
+        try:
+            manifest = load_manifest(path)
+        except ManifestError as exc:
+            raise SystemExit(f"vrosdev: the manifest is refused: {exc}") from None
+        folder = path.resolve().parent
+        ext_id = manifest.id
+        argv = manifest.resolve_command(folder)
+        granted = manifest.capabilities.model_dump()
+        settings = list(manifest.settings)
+        for role, rel in manifest.panels.items():
+            source_path = folder / rel
+            try:
+                panels[role] = source_path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise SystemExit(
+                    f"vrosdev: panel {role}: cannot read {source_path}: {exc.strerror}"
+                ) from None
+        cwd = folder
+    else:
+        if not args.id:
+            raise SystemExit("vrosdev: --command needs --id")
+        ext_id = args.id
+        argv = shlex.split(args.command)
+        cwd = Path.cwd()
+    for name, value in args.grant:
+        if name == "bus":
+            granted["bus"] = [p for p in value.split(",") if p]
+        else:
+            granted[name] = value
+    content_root = args.content_root
+    if content_root is None:
+        content_root = Path(tempfile.mkdtemp(prefix="vrosdev-content-"))
+    config = HostConfig(
+        ext_id=ext_id,
+        token=token,
+        host_version=args.host_version,
+        granted=granted,
+        locale=args.locale,
+        content_root=str(content_root),
+        state_dir=args.state or default_state_dir(),
+        settings=settings,
+        panels=panels,
+        secrets_mode=args.secrets,
+        budget_full_every=args.budget_full_every,
+        hello_deadline_s=args.hello_deadline,
+        strict=args.strict,
+        media_mode=args.media,
+        audio_out=args.audio_out,
+        audio_cache_mib=args.audio_cache_mib,
+        no_device=frozenset(args.no_device),
+        theme=args.theme,
+        reduced_motion=args.reduced_motion,
+    )
+    return config, argv, cwd
+
+
+def load_manifest_panel(role: str, path: Path) -> str:
+    """PAN-1: the host loads and compiles manifest panels at start; a bad one stops the launch."""
+    from vrosdev.panels import compile_source
+
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"vrosdev: panel {role}: cannot read {path}: {exc.strerror}") from None
+    compiled = compile_source(source)
+    if not compiled.ok:
+        raise SystemExit(
+            f"vrosdev: panel {role} ({path.name}) does not compile:\n{compiled.message}"
+        )
+    for warning in compiled.warnings:
+        log.warning("panel %s: %s", role, warning)
+    return source
+
+
+def installed_manifest(ext_id: str) -> Path:
+    path = default_state_dir() / "extensions" / ext_id / "manifest.toml"
+    if not path.exists():
+        raise SystemExit(f"vrosdev: {ext_id} is not installed (no {path})")
+    return path
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level), format="vrosdev %(levelname)s %(message)s", stream=sys.stderr
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["studio"]:
+        from .studio import main as studio_main
+
+        return studio_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    setup_logging(args.log_level)
+    if args.verb == "run":
+        return _run(args)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .launcher import run_extension
+
+    config, command, cwd = config_from_args(args)
+    steps = None
+    if args.script is not None:
+        try:
+            steps = parse(args.script.read_text(encoding="utf-8"))
+        except (OSError, ScriptError) as exc:
+            raise SystemExit(f"vrosdev: script {args.script}: {exc}") from None
+    interactive = steps is None and sys.stdin.isatty()
+    return anyio.run(
+        lambda: run_extension(
+            config, command, cwd=cwd, script=steps, interactive=interactive, record=args.record
+        )
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,344 @@
+"""The emulated host: one listener, one extension, strict about every rule of VXP 1.7.
+
+A connection goes AWAIT_HELLO -> READY -> CLOSED. Before hello, any request other than hello is
+answered -32002 and the connection closed (E-11); no hello within the deadline closes it too
+(readings R5). After welcome, each request is checked in the spec's order: a valid JSON-RPC
+request (-32700/-32600), a known namespace for this host version (-32601), the capability
+(-32001), the params shape (-32602); then the namespace answers with a result or an ``err``.
+Every refusal is also a logged violation, so an extension author sees what vrOS would refuse.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.abc
+from pydantic import ValidationError
+
+from vxp.errors import FrameTooLarge
+from vxp.framing import FrameDecoder
+from vxp.models.events import EVENT_SINCE
+from vxp.version import Version
+
+from . import errors as E
+from .config import HostConfig
+from .errors import DomainErr, RpcError
+from .log import Recorder
+from .shapes import REQUESTS
+
+log = logging.getLogger("vrosdev")
+
+Handler = Callable[["Connection", Any], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Namespace:
+    since: str
+    capability: str | None
+    handler: Handler
+    raw: bool = False  # the handler checks the params' shape itself (raises RpcError -32602)
+
+
+class ExtensionHost:
+    """Host-wide state for one extension: config, stores, engines, the live connection."""
+
+    def __init__(self, config: HostConfig, recorder: Recorder | None = None) -> None:
+        self.config = config
+        self.version = Version.parse(config.host_version)
+        self.recorder = recorder or Recorder(config.token)
+        self.connection: Connection | None = None
+        self.connections_served = 0
+        self.namespaces: dict[str, Namespace] = {}
+        self.ready = anyio.Event()  # set at the first welcome
+        self.on_request: list[Callable[[str, Any], None]] = []  # for wait-for script steps
+        self.services: dict[str, Any] = {}  # host-wide namespace state (kv store, engines, …)
+        self.background: list[Callable[[], Awaitable[None]]] = []  # run while serving
+        self.on_welcome: list[Callable[[Connection], None]] = []
+        self.on_close: list[Callable[[Connection], Awaitable[None]]] = []
+        from .namespaces import install
+
+        install(self)
+
+    def register(
+        self, name: str, since: str, capability: str | None, handler: Handler, *, raw: bool = False
+    ) -> None:
+        self.namespaces[name] = Namespace(since, capability, handler, raw)
+
+    def granted(self, capability: str) -> bool:
+        return bool(self.config.granted.get(capability, False))
+
+    def violation(self, check_id: str, what: str) -> None:
+        self.recorder.violation(check_id, what)
+
+    async def serve(self, listener: anyio.abc.Listener[Any]) -> None:
+        """Accept connections for as long as the listener lives."""
+        async with anyio.create_task_group() as tg:
+            for task in self.background:
+                tg.start_soon(task)
+            while True:
+                try:
+                    stream = await listener.accept()
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    tg.cancel_scope.cancel()
+                    return
+                tg.start_soon(Connection(self, stream).run)
+
+    async def emit(self, event: dict[str, Any]) -> bool:
+        """Send an event to the live connection, if its hello version may receive it."""
+        conn = self.connection
+        if conn is None or conn.state != "ready":
+            return False
+        return await conn.emit(event)
+
+
+class Connection:
+    def __init__(self, host: ExtensionHost, stream: anyio.abc.ByteStream) -> None:
+        self.host = host
+        self.stream = stream
+        self.state = "await_hello"
+        self.client_version = Version(0, 0)
+        self.decoder = FrameDecoder()
+        self.send_lock = anyio.Lock()
+        self.data: dict[str, Any] = {}  # per-connection namespace state (commands, assets, …)
+        self.after_reply: list[Callable[[], Awaitable[None]]] = []  # e.g. a due media_snapshot
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        host = self.host
+        host.connections_served += 1
+        try:
+            async with anyio.create_task_group() as tg:
+                self._tg = tg
+                tg.start_soon(self._hello_deadline)
+                await self._read_loop()
+                tg.cancel_scope.cancel()
+        finally:
+            await self.close()
+
+    async def _hello_deadline(self) -> None:
+        await anyio.sleep(self.host.config.hello_deadline_s)
+        if self.state == "await_hello":
+            self.host.violation("H-2", f"no hello within {self.host.config.hello_deadline_s:g} s")
+            await self.close()
+
+    async def _read_loop(self) -> None:
+        while not self._closed:
+            try:
+                data = await self.stream.receive()
+            except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                return
+            try:
+                lines = self.decoder.feed(data)
+            except FrameTooLarge:
+                self.host.violation("T-9", "a frame larger than 3 MiB: connection closed")
+                return
+            for line in lines:
+                await self._handle_line(line)
+                if self._closed:
+                    return
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.state = "closed"
+        if self.host.connection is self:
+            self.host.connection = None
+        if self.client_version > Version(0, 0):
+            for on_close in self.host.on_close:
+                try:
+                    await on_close(self)
+                except Exception:  # a namespace's cleanup must not keep the connection alive
+                    log.exception("cleanup failed")
+        with anyio.CancelScope(shield=True):
+            await self.stream.aclose()
+
+    # -- sending --------------------------------------------------------------------------------
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        if self._closed:
+            return
+        self.host.recorder.frame("host>ext", frame)
+        data = json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        try:
+            async with self.send_lock:
+                await self.stream.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self._closed = True
+
+    async def emit(self, event: dict[str, Any]) -> bool:
+        """Events are notifications (T-15), withheld from clients too old for them (R16)."""
+        since = EVENT_SINCE.get(str(event.get("event")), "1.0")
+        if not self.client_version.at_least(since):
+            log.debug("withheld %s from a %s client", event.get("event"), self.client_version)
+            return False
+        if not self.host.version.at_least(since):
+            return False
+        await self.send({"jsonrpc": "2.0", "method": "event", "params": event})
+        return True
+
+    async def _error(self, rid: Any, code: int, message: str) -> None:
+        await self.send({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}})
+
+    # -- receiving ------------------------------------------------------------------------------
+
+    async def _handle_line(self, line: bytes) -> None:
+        host = self.host
+        try:
+            frame: Any = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            host.recorder.frame("ext>host", line)
+            host.violation("E-5", "a line that is not JSON")
+            await self._error(None, E.PARSE_ERROR, "parse error: the line is not JSON")
+            return
+        host.recorder.frame("ext>host", frame)
+        rid = frame.get("id") if isinstance(frame, dict) else None
+        if type(rid) is not int or rid < 0:
+            rid = None
+        try:
+            method, params = self._check_request(frame)
+            if self.state == "await_hello":
+                if method != "hello":
+                    host.violation("E-11", f"{method} before a valid hello: disconnecting")
+                    await self._error(rid, E.BEFORE_HELLO, "a request arrived before hello")
+                    await self.close()
+                    return
+                await self._hello(rid, params)
+                return
+            if method == "hello":
+                raise RpcError(E.INVALID_REQUEST, "hello is only valid as the first frame (R19)")
+            for watcher in list(host.on_request):
+                watcher(method, params)
+            result = await self._dispatch(method, params)
+        except RpcError as exc:
+            host.violation(_rpc_check_id(exc.code), exc.message)
+            await self._error(rid, exc.code, exc.message)
+            return
+        except DomainErr as exc:
+            result = exc.result()
+        except Exception:
+            log.exception("vrosdev failed on a %s request", frame.get("method"))
+            await self._error(rid, E.INTERNAL_ERROR, "internal error")
+            return
+        if result.get("result") == "err":
+            log.info("%s: err %s", frame.get("method"), result.get("code"))
+        await self.send({"jsonrpc": "2.0", "id": rid, "result": result})
+        while self.after_reply:
+            await self.after_reply.pop(0)()
+
+    def _check_request(self, frame: Any) -> tuple[str, Any]:
+        if isinstance(frame, list):
+            raise RpcError(E.INVALID_REQUEST, "batches are rejected (T-8)")
+        if not isinstance(frame, dict):
+            raise RpcError(E.INVALID_REQUEST, "a frame must be a JSON object (T-7)")
+        if frame.get("jsonrpc") != "2.0":
+            raise RpcError(E.INVALID_REQUEST, 'jsonrpc must be "2.0"')
+        method = frame.get("method")
+        if not isinstance(method, str):
+            raise RpcError(E.INVALID_REQUEST, "a request needs a method")
+        rid = frame.get("id")
+        if type(rid) is not int or rid < 0:
+            raise RpcError(E.INVALID_REQUEST, "a request id is an unsigned integer (T-11, R17)")
+        return method, frame.get("params")
+
+    async def _dispatch(self, method: str, params: Any) -> dict[str, Any]:
+        host = self.host
+        ns = host.namespaces.get(method)
+        if ns is None or not host.version.at_least(ns.since):
+            raise RpcError(E.METHOD_NOT_FOUND, f"unknown namespace {method!r}")
+        if ns.capability is not None and not host.granted(ns.capability):
+            raise RpcError(
+                E.CAPABILITY_DENIED, f"capability_denied: {method} needs {ns.capability}"
+            )
+        if ns.raw:
+            if not isinstance(params, dict):
+                raise RpcError(E.INVALID_PARAMS, f"params of {method} must be an object")
+            return await ns.handler(self, params)
+        try:
+            request = REQUESTS[method].validate_python(params)
+        except ValidationError as exc:
+            raise RpcError(E.INVALID_PARAMS, f"params do not fit {method}: {_brief(exc)}") from None
+        return await ns.handler(self, request)
+
+    async def _hello(self, rid: Any, params: Any) -> None:
+        host = self.host
+        cfg = host.config
+        if not isinstance(params, dict):
+            raise RpcError(E.INVALID_PARAMS, "hello params must be {id, vxp_version, token}")
+        ext_id, version, token = params.get("id"), params.get("vxp_version"), params.get("token")
+        if not (isinstance(ext_id, str) and isinstance(version, str) and isinstance(token, str)):
+            raise RpcError(E.INVALID_PARAMS, "hello params must be {id, vxp_version, token}")
+        try:
+            client = Version.parse(version)
+        except ValueError:
+            raise RpcError(E.INVALID_PARAMS, "vxp_version must be major.minor (H-5)") from None
+        code = message = None
+        if token != cfg.token:
+            code, message = "bad_token", "the token does not match this launch"
+        elif ext_id != cfg.ext_id:
+            code, message = "wrong_id", f"this endpoint is for {cfg.ext_id}"
+        elif client.major < host.version.major - 1 or client.major > host.version.major:
+            code = "version_unsupported"
+            message = f"host speaks {host.version} (N and N-1 majors)"
+        elif host.connection is not None and host.connection is not self:
+            code, message = "already_connected", "this extension is already connected"
+        if code is not None:
+            host.violation(_REJECT_IDS[code], f"hello rejected: {code}")
+            await self.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "result": {"result": "rejected", "code": code, "message": message},
+                }
+            )
+            await self.close()
+            return
+        self.client_version = client
+        self.state = "ready"
+        host.connection = self
+        for on_welcome in host.on_welcome:
+            on_welcome(self)
+        welcome: dict[str, Any] = {
+            "result": "welcome",
+            "vxp_version": str(host.version),
+            "granted": cfg.welcome_granted(),
+            "locale": cfg.locale,
+        }
+        if cfg.content_root is not None and host.version.at_least("1.2"):
+            welcome["content_root"] = cfg.content_root
+        await self.send({"jsonrpc": "2.0", "id": rid, "result": welcome})
+        host.ready.set()
+
+
+_REJECT_IDS = {
+    "bad_token": "H-13",
+    "wrong_id": "H-14",
+    "version_unsupported": "H-15",
+    "already_connected": "H-16",
+}
+
+
+def _rpc_check_id(code: int) -> str:
+    return {
+        E.PARSE_ERROR: "E-5",
+        E.INVALID_REQUEST: "E-6",
+        E.METHOD_NOT_FOUND: "E-7",
+        E.INVALID_PARAMS: "E-8",
+        E.CAPABILITY_DENIED: "E-10",
+        E.BEFORE_HELLO: "E-11",
+    }.get(code, "E-9")
+
+
+def _brief(exc: ValidationError) -> str:
+    parts: list[str] = []
+    for e in exc.errors(include_url=False, include_input=False)[:3]:
+        loc = ".".join(str(p) for p in e["loc"])
+        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
+    return "; ".join(parts)

@@ -1,0 +1,69 @@
+"""vrosdev's log and transcript: every frame both ways, every violation, secrets redacted.
+
+Transcript lines (``--record FILE``), one JSON object a line:
+``{"t": seconds since launch, "dir": "ext>host" | "host>ext", "frame": parsed JSON or raw text}``
+and ``{"t": …, "violation": "<checklist id>: <what>"}``. The launch token becomes ``"<token>"``,
+media URLs ``"<url>"`` and secret values ``"<secret>"`` (vrosdev.redact).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from vrosdev.redact import redact_frame, redact_text
+
+log = logging.getLogger("vrosdev")
+
+
+class Recorder:
+    def __init__(self, token: str, path: Path | None = None) -> None:
+        self._token = token
+        self._start = time.monotonic()
+        self._file: IO[str] | None = path.open("a", encoding="utf-8") if path else None
+        self.violations: list[str] = []
+        self.frames = 0
+
+    def now(self) -> float:
+        return round(time.monotonic() - self._start, 6)
+
+    def frame(self, direction: str, frame: Any) -> None:
+        self.frames += 1
+        if self._file is None and not log.isEnabledFor(logging.DEBUG):
+            return
+        if isinstance(frame, str | bytes):
+            text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else frame
+            safe: Any = redact_text(text, self._token)
+        else:
+            safe = redact_frame(frame, self._token)
+        if self._file is not None:
+            self._write({"t": self.now(), "dir": direction, "frame": safe})
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s %s", direction, json.dumps(safe, ensure_ascii=False)[:2000])
+
+    def violation(self, check_id: str, what: str) -> None:
+        text = redact_text(f"{check_id}: {what}", self._token)
+        self.violations.append(text)
+        log.warning("VIOLATION %s", text)
+        if self._file is not None:
+            self._write({"t": self.now(), "violation": text})
+
+    def note(self, text: str) -> None:
+        """A host-side event worth a line in the transcript (script steps, focus edges)."""
+        safe = redact_text(text, self._token)
+        log.info("%s", safe)
+        if self._file is not None:
+            self._write({"t": self.now(), "note": safe})
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        assert self._file is not None
+        self._file.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

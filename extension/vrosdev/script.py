@@ -1,0 +1,268 @@
+"""Scripted steps: a person at a prompt, or a test, playing the user and vrOS.
+
+One step a line, ``#`` starts a comment::
+
+    sleep SECONDS                 wait-for METHOD[.OP] [TIMEOUT]
+    invoke COMMAND                click PANEL CALLBACK [JSON-ARGS]
+    show PANEL / hide PANEL       locale LOCALE
+    setting KEY JSON-VALUE        event JSON
+    bus-publish TOPIC JSON        lifecycle detached|attached|quitting
+    media-pause KEY               media-volume KEY N
+    media-stop KEY                media-control KEY ACTION [VALUE] generation=N
+    focus PANEL ELEMENT           blur PANEL
+    shutdown
+
+JSON-ARGS of ``click`` are plain JSON values (true, 3, 0.5, "text"), typed as the panel_event
+args are (bool, i64, f64, str), or already-typed ``{"t":…,"v":…}`` values.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+if TYPE_CHECKING:
+    from .host.core import ExtensionHost
+
+
+class ScriptError(Exception):
+    """A step that cannot run: names the line and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Step:
+    line_no: int
+    verb: str
+    args: tuple[str, ...]
+    text: str
+
+
+VERBS = {
+    "sleep": (1, 1),
+    "wait-for": (1, 2),
+    "invoke": (1, 1),
+    "click": (2, 3),
+    "show": (1, 1),
+    "hide": (1, 1),
+    "locale": (1, 1),
+    "setting": (2, 2),
+    "event": (1, 1),
+    "bus-publish": (2, 2),
+    "lifecycle": (1, 1),
+    "media-pause": (1, 1),
+    "media-volume": (2, 2),
+    "media-stop": (1, 1),
+    "media-control": (2, 4),
+    "focus": (2, 2),
+    "blur": (1, 1),
+    "shutdown": (0, 0),
+}
+
+
+def parse_line(text: str, line_no: int = 0) -> Step | None:
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    verb, _, rest = stripped.partition(" ")
+    rest = rest.strip()
+    if verb not in VERBS:
+        raise ScriptError(f"line {line_no}: unknown step {verb!r}")
+    lo, hi = VERBS[verb]
+    if verb in ("event",):
+        args: tuple[str, ...] = (rest,) if rest else ()
+    elif verb in ("setting", "bus-publish"):
+        name, _, value = rest.partition(" ")
+        args = tuple(a for a in (name, value.strip()) if a)
+    elif verb == "click":
+        parts = rest.split(" ", 2)
+        args = tuple(p for p in parts if p)
+    else:
+        try:
+            args = tuple(shlex.split(rest))
+        except ValueError as exc:
+            raise ScriptError(f"line {line_no}: {exc}") from None
+    if not lo <= len(args) <= hi:
+        raise ScriptError(f"line {line_no}: {verb} takes {lo}-{hi} arguments, got {len(args)}")
+    return Step(line_no, verb, args, stripped)
+
+
+def parse(text: str) -> list[Step]:
+    steps: list[Step] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        step = parse_line(line, i)
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+def typed_arg(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict) and "t" in value and "v" in value:
+        return value
+    if isinstance(value, bool):
+        return {"t": "bool", "v": value}
+    if isinstance(value, int):
+        return {"t": "i64", "v": value}
+    if isinstance(value, float):
+        return {"t": "f64", "v": value}
+    if isinstance(value, str):
+        return {"t": "str", "v": value}
+    raise ScriptError(f"click args are bool, int, float or string, got {type(value).__name__}")
+
+
+def _json(text: str, line_no: int) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise ScriptError(f"line {line_no}: not JSON: {text[:40]}") from None
+
+
+class ScriptRunner:
+    """Runs steps against a host. ``shutdown`` (or the end of a script) is the caller's job."""
+
+    def __init__(self, host: ExtensionHost) -> None:
+        self.host = host
+        self.actions: dict[str, Callable[[Step], Awaitable[None]]] = {
+            "sleep": self._sleep,
+            "wait-for": self._wait_for,
+            "invoke": self._invoke,
+            "click": self._click,
+            "show": self._show,
+            "hide": self._hide,
+            "locale": self._locale,
+            "setting": self._setting,
+            "event": self._event,
+            "bus-publish": self._bus_publish,
+            "lifecycle": self._lifecycle,
+            "media-pause": self._media,
+            "media-volume": self._media,
+            "media-stop": self._media,
+            "media-control": self._media,
+            "focus": self._focus,
+            "blur": self._blur,
+        }
+
+    async def run(self, steps: list[Step]) -> bool:
+        """Run until a ``shutdown`` step; True when one was reached."""
+        for step in steps:
+            if step.verb == "shutdown":
+                return True
+            await self.run_step(step)
+        return False
+
+    async def run_step(self, step: Step) -> None:
+        await self.host.ready.wait()
+        self.host.recorder.note(f"script: {step.text}")
+        await self.actions[step.verb](step)
+
+    async def _sleep(self, step: Step) -> None:
+        await anyio.sleep(float(step.args[0]))
+
+    async def _wait_for(self, step: Step) -> None:
+        want = step.args[0]
+        timeout = float(step.args[1]) if len(step.args) > 1 else 10.0
+        method, _, op = want.partition(".")
+        seen = anyio.Event()
+
+        def watch(m: str, params: Any) -> None:
+            if m == method and (not op or (isinstance(params, dict) and params.get("op") == op)):
+                seen.set()
+
+        self.host.on_request.append(watch)
+        try:
+            with anyio.move_on_after(timeout) as scope:
+                await seen.wait()
+            if scope.cancelled_caught:
+                raise ScriptError(f"line {step.line_no}: no {want} within {timeout:g} s")
+        finally:
+            self.host.on_request.remove(watch)
+
+    async def _invoke(self, step: Step) -> None:
+        from .host.namespaces.commands import invoke
+
+        await invoke(self.host, step.args[0])
+
+    async def _click(self, step: Step) -> None:
+        panel, callback = step.args[0], step.args[1]
+        raw = _json(step.args[2], step.line_no) if len(step.args) > 2 else []
+        values = raw if isinstance(raw, list) else [raw]
+        args = [typed_arg(v) for v in values]
+        await self.host.emit(
+            {"event": "panel_event", "panel": panel, "callback": callback, "args": args}
+        )
+
+    async def _show(self, step: Step) -> None:
+        await self._visibility(step.args[0], True)
+
+    async def _hide(self, step: Step) -> None:
+        await self._visibility(step.args[0], False)
+
+    async def _visibility(self, name: str, visible: bool) -> None:
+        from .host.namespaces.panel import panels
+
+        state = panels(self.host).get(name)
+        if state is None:
+            raise ScriptError(f"no panel {name!r}")
+        if state.visible == visible:
+            return  # panel_shown/panel_hidden stay paired (EVT-7)
+        state.visible = visible
+        await self.host.emit({"event": "panel_shown" if visible else "panel_hidden", "panel": name})
+
+    async def _locale(self, step: Step) -> None:
+        self.host.config.locale = step.args[0]
+        await self.host.emit({"event": "locale_changed", "locale": step.args[0]})
+
+    async def _setting(self, step: Step) -> None:
+        from vxp.settings_rules import check_value
+
+        from .host.namespaces.kv import store_for
+
+        key, value = step.args[0], _json(step.args[1], step.line_no)
+        setting = next((s for s in self.host.config.settings if s.key == key), None)
+        if setting is None:
+            raise ScriptError(f"line {step.line_no}: no setting {key!r} in the manifest")
+        reason = check_value(setting, value)
+        if reason is not None:
+            raise ScriptError(f"line {step.line_no}: {key}: {reason}")
+        store_for(self.host).set(key, value)
+        await self.host.emit({"event": "settings_changed", "key": key, "value": value})
+
+    async def _event(self, step: Step) -> None:
+        event = _json(step.args[0], step.line_no)
+        conn = self.host.connection
+        if conn is not None:
+            await conn.send({"jsonrpc": "2.0", "method": "event", "params": event})
+
+    async def _bus_publish(self, step: Step) -> None:
+        from .host.namespaces.bus import deliver
+
+        await deliver(self.host, step.args[0], _json(step.args[1], step.line_no))
+
+    async def _lifecycle(self, step: Step) -> None:
+        from .host.namespaces.bus import LIFECYCLE, deliver
+
+        if step.args[0] not in ("detached", "attached", "quitting"):
+            raise ScriptError(f"line {step.line_no}: lifecycle is detached, attached or quitting")
+        await deliver(self.host, LIFECYCLE, {"state": step.args[0]})
+
+    async def _media(self, step: Step) -> None:
+        control = self.host.services.get("media_control")
+        if control is None:
+            raise ScriptError(f"line {step.line_no}: media is not simulated")
+        await control(step)
+
+    async def _focus(self, step: Step) -> None:
+        renderer = self.host.services.get("renderer")
+        if renderer is None:
+            raise ScriptError(f"line {step.line_no}: focus needs the panel renderer (--preview)")
+        await renderer.focus(step.args[0], step.args[1])
+
+    async def _blur(self, step: Step) -> None:
+        renderer = self.host.services.get("renderer")
+        if renderer is None:
+            raise ScriptError(f"line {step.line_no}: blur needs the panel renderer (--preview)")
+        await renderer.blur(step.args[0])

@@ -1,0 +1,14 @@
+"""An emulated Studio host for the extension protocol v1 (seed DocsExtensionsV1, readings M1-M7).
+
+``main(argv)`` is the ``vrosdev studio`` command; ``python -m vrosdev.studio`` runs it too.
+"""
+
+from __future__ import annotations
+
+from .cli import build_parser, main
+from .config import StudioConfig
+from .host import StudioHost
+from .launcher import run_studio
+from .transcript import Transcript
+
+__all__ = ["StudioConfig", "StudioHost", "Transcript", "build_parser", "main", "run_studio"]

@@ -1,0 +1,258 @@
+"""The async client: a session, a byte stream, a reader task, typed namespaces.
+
+One task group per connection (STYLE 10): the reader feeds the sans-IO :class:`Session` and
+resolves waiters; senders write under a lock, so the path from a caller to the socket is one
+serialisation and one write. Events are delivered in arrival order through :meth:`events`.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from pydantic import BaseModel
+
+from ._namespaces import Namespaces
+from .errors import (
+    ConnectionClosed,
+    DomainError,
+    HelloRejected,
+    MalformedResponse,
+    VxpError,
+)
+from .models._limits import HELLO_DEADLINE_S
+from .models.handshake import Welcome
+from .session import (
+    Closed,
+    EventReceived,
+    Failed,
+    HelloAccepted,
+    HelloRefused,
+    HostViolation,
+    Replied,
+    Session,
+    SessionEvent,
+)
+from .transport import CONNECT_RETRY_S, LaunchEnvironment, Opener, open_endpoint
+from .version import CLIENT_VERSION, Version
+
+__all__ = ["Client", "connect"]
+
+log = logging.getLogger("vxp")
+T = TypeVar("T")
+DEFAULT_REQUEST_TIMEOUT_S = 30.0
+
+
+class _Waiter:
+    __slots__ = ("done", "error", "result")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.result: Any = None
+        self.error: VxpError | None = None
+
+
+class Client(Namespaces):
+    """A connected, welcomed VXP client. Create it with :func:`connect`."""
+
+    def __init__(self, stream: anyio.abc.ByteStream, session: Session) -> None:
+        self._stream = stream
+        self._session = session
+        self._send_lock = anyio.Lock()
+        self._waiters: dict[int, _Waiter] = {}
+        self._hello: _Waiter = _Waiter()
+        send, receive = anyio.create_memory_object_stream[Any](math.inf)
+        self._event_send: MemoryObjectSendStream[Any] = send
+        self._event_receive: MemoryObjectReceiveStream[Any] = receive
+        self.closed_reason: str | None = None
+        self._closing = False
+        self._surfaced = False
+        self.request_timeout = DEFAULT_REQUEST_TIMEOUT_S
+        self.violations = 0
+        super().__init__()
+
+    def __repr__(self) -> str:
+        return f"Client({self._session!r})"
+
+    # -- what the host told us ----------------------------------------------------------------
+
+    @property
+    def welcome(self) -> Welcome:
+        welcome = self._session.welcome
+        if welcome is None:
+            raise ConnectionClosed("no welcome yet")
+        return welcome
+
+    @property
+    def host_version(self) -> Version:
+        version = self._session.host_version
+        if version is None:
+            raise ConnectionClosed("no welcome yet")
+        return version
+
+    @property
+    def ext_id(self) -> str:
+        return self._session.ext_id
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_reason is None
+
+    # -- requests ---------------------------------------------------------------------------
+
+    async def request(self, namespace: str, params: BaseModel) -> Any:
+        """Send one request and return the namespace's result (``err`` raises DomainError)."""
+        if self.closed_reason is not None:
+            raise ConnectionClosed(self.closed_reason)
+        request_id, frame = self._session.request(namespace, params)
+        waiter = _Waiter()
+        self._waiters[request_id] = waiter
+        try:
+            await self._send(frame)
+            with anyio.fail_after(self.request_timeout):
+                await waiter.done.wait()
+        except TimeoutError:
+            self._session.forget(request_id)
+            raise
+        finally:
+            self._waiters.pop(request_id, None)
+        if waiter.error is not None:
+            raise waiter.error
+        result = waiter.result
+        if getattr(result, "result", None) == "err":
+            raise DomainError(namespace, result.code, result.message)
+        return result
+
+    async def call(self, namespace: str, params: BaseModel, expect: type[T]) -> T:
+        """:meth:`request`, checked to be of the expected result model."""
+        result = await self.request(namespace, params)
+        if not isinstance(result, expect):
+            tag = getattr(result, "result", "?")
+            raise MalformedResponse(f"{namespace}: expected {expect.__name__}, got result {tag!r}")
+        return result
+
+    async def _send(self, frame: bytes) -> None:
+        try:
+            async with self._send_lock:
+                await self._stream.send(frame)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+            self._dispatch(self._session.connection_lost(f"sending failed: {type(exc).__name__}"))
+            raise ConnectionClosed(self.closed_reason or "the connection is gone") from None
+
+    # -- events -----------------------------------------------------------------------------
+
+    async def events(self) -> AsyncIterator[Any]:
+        """Events in arrival order. Ends when the connection ends; an unexpected end raises
+        :class:`ConnectionClosed` once, after the events that came before it."""
+        async for event in self._event_receive:
+            yield event
+        if self.closed_reason is not None and not self._closing and not self._surfaced:
+            self._surfaced = True
+            raise ConnectionClosed(self.closed_reason)
+
+    # -- the reader -------------------------------------------------------------------------
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                try:
+                    data = await self._stream.receive()
+                except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+                    self._dispatch(self._session.connection_lost())
+                    return
+                except anyio.ClosedResourceError:
+                    self._dispatch(self._session.close())
+                    return
+                self._dispatch(self._session.receive_data(data))
+                if self.closed_reason is not None:
+                    return
+        finally:
+            self._event_send.close()
+            if self.closed_reason is not None:
+                await self._stream.aclose()
+
+    def _dispatch(self, events: list[SessionEvent]) -> None:
+        for ev in events:
+            match ev:
+                case EventReceived(event=event):
+                    self._event_send.send_nowait(event)
+                case Replied(request_id=rid, result=result):
+                    waiter = self._waiters.get(rid)
+                    if waiter is not None:
+                        waiter.result = result
+                        waiter.done.set()
+                case Failed(request_id=rid, error=error):
+                    waiter = self._waiters.get(rid)
+                    if waiter is not None:
+                        waiter.error = error
+                        waiter.done.set()
+                case HelloAccepted():
+                    self._hello.done.set()
+                case HelloRefused(code=code, message=message):
+                    self._hello.error = HelloRejected(code, message)
+                    self._hello.done.set()
+                case HostViolation(description=text):
+                    self.violations += 1
+                    log.warning("host violation: %s", text)
+                case Closed(reason=reason):
+                    if self.closed_reason is None:
+                        self.closed_reason = reason
+                        if not self._closing:
+                            log.warning("connection closed: %s", reason)
+                    if not self._hello.done.is_set():
+                        self._hello.error = self._hello.error or ConnectionClosed(reason)
+                        self._hello.done.set()
+
+    async def _handshake(self, deadline: float) -> None:
+        await self._send(self._session.start())
+        with anyio.fail_after(max(deadline - anyio.current_time(), 0.001)):
+            await self._hello.done.wait()
+        if self._hello.error is not None:
+            raise self._hello.error
+
+    async def aclose(self) -> None:
+        self._closing = True
+        if self.closed_reason is None:
+            self._dispatch(self._session.close())
+        await self._stream.aclose()
+
+
+@asynccontextmanager
+async def connect(
+    env: Mapping[str, str] | None = None,
+    *,
+    version: Version = CLIENT_VERSION,
+    hello_deadline: float = HELLO_DEADLINE_S,
+    connect_retry: float = CONNECT_RETRY_S,
+    opener: Opener | None = None,
+) -> AsyncGenerator[Client]:
+    """Connect to the endpoint vrOS gave us, say hello, and yield the welcomed client.
+
+    ``version`` is what we announce (H-17): the SDK understands 1.7; announcing less makes the
+    host withhold newer events. Raises :class:`HelloRejected` on ``rejected``.
+    """
+    started = anyio.current_time()
+    launch = LaunchEnvironment.from_environ(env)
+    stream = await open_endpoint(launch.endpoint, retry_for=connect_retry, opener=opener)
+    client = Client(stream, Session(launch.ext_id, launch.token, version))
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(client._read_loop)  # pyright: ignore[reportPrivateUsage]
+            try:
+                await client._handshake(started + hello_deadline)  # pyright: ignore[reportPrivateUsage]
+                yield client
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await client.aclose()
+    except BaseExceptionGroup as group:
+        # The reader never raises, so a group holds the one error of the handshake or of the
+        # caller's own block: give it back as itself, not wrapped.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0]  # noqa: B904
+        raise

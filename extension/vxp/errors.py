@@ -1,0 +1,108 @@
+"""The SDK's exceptions.
+
+Two kinds of failure come from the host and never overlap (VXP E-1): a JSON-RPC error object
+(:class:`ProtocolError`: the request never reached the namespace) and a domain ``err`` inside a
+successful response (:class:`DomainError`). Everything else is local or about the connection.
+No message here ever contains the launch token or a media URL.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CapabilityDenied",
+    "ConnectionClosed",
+    "DomainError",
+    "EndpointUnavailable",
+    "FrameTooLarge",
+    "HelloRejected",
+    "InvalidRequest",
+    "LocalProtocolError",
+    "MalformedResponse",
+    "MissingEnvironment",
+    "NotSupportedByHost",
+    "ProtocolError",
+    "VxpError",
+]
+
+
+class VxpError(Exception):
+    """Base class of every error the SDK raises on purpose."""
+
+
+class MissingEnvironment(VxpError):
+    def __init__(self, variable: str) -> None:
+        super().__init__(f"{variable} is not set: start the extension from vrOS or vrosdev")
+        self.variable = variable
+
+
+class EndpointUnavailable(VxpError):
+    """The endpoint did not accept a connection within the retry budget (T-5, readings R1)."""
+
+
+class FrameTooLarge(VxpError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a frame is larger than {limit} bytes: the connection is corrupt (T-9)")
+        self.limit = limit
+
+
+class ConnectionClosed(VxpError):
+    """The connection is gone; ``reason`` says why, once."""
+
+    def __init__(self, reason: str = "the host closed the connection") -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class LocalProtocolError(VxpError):
+    """We tried to do something the protocol does not allow (a bug in the caller)."""
+
+
+class InvalidRequest(VxpError, ValueError):
+    """A request we were about to send breaks the spec's limits; nothing was sent.
+
+    ``code`` is the domain error the host would answer with, when the spec names one.
+    """
+
+    def __init__(self, message: str, code: str | None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class NotSupportedByHost(LocalProtocolError):
+    """An op or option newer than the host's welcome version (readings R7, R23)."""
+
+
+class HelloRejected(VxpError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"vrOS rejected hello: {code}" + (f" ({message})" if message else ""))
+        self.code = code
+        self.message = message
+
+
+class ProtocolError(VxpError):
+    """A JSON-RPC error object: the request never reached the namespace (E-4)."""
+
+    def __init__(self, code: int, message: str, method: str | None = None) -> None:
+        where = f" for {method}" if method else ""
+        super().__init__(f"protocol error {code}{where}: {message}")
+        self.code = code
+        self.message = message
+        self.method = method
+
+
+class CapabilityDenied(ProtocolError):
+    """-32001: the namespace exists but is not granted to this extension (E-10)."""
+
+
+class DomainError(VxpError):
+    """A namespace's ``err`` result (E-2). ``code`` may be one this SDK does not know."""
+
+    def __init__(self, namespace: str, code: str, message: str | None) -> None:
+        super().__init__(f"{namespace}: {code}" + (f": {message}" if message else ""))
+        self.namespace = namespace
+        self.code = code
+        self.message = message
+
+
+class MalformedResponse(VxpError):
+    """The host answered with something that fits no response shape of the namespace."""

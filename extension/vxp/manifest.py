@@ -1,0 +1,429 @@
+"""The extension manifest (``manifest.toml``): one schema for vrosdev, the packager and tests.
+
+The VXP page shows only ``[[settings]]`` and the panel roles; the rest of the format is ours,
+documented key by key in ``docs/manifest.md``. Every table refuses keys it does not know,
+naming them, because the page warns that older hosts reject newer manifest keys (readings R27):
+a typo must fail here rather than in front of a user. Values are never coerced (``"80"`` is not
+a number, ``1`` is not ``true``), since a manifest is written by hand and read by hosts that
+may be stricter than pydantic's lax mode.
+
+:func:`load_manifest` turns every problem into one line, ``<file>: <key path>: <reason (rule)>``,
+so that vrosdev can show the reason instead of launching (SET-14) and the packager can refuse
+to pack. Importing this module builds no schema; the first validation does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import ItemsView, Mapping, Sequence
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Annotated, Any, cast
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
+
+from .errors import VxpError
+from .models._limits import SETTING_KEY_RE, SETTINGS_MAX, utf8_len
+from .models.handshake import Granted
+from .settings_rules import (
+    SETTING_KINDS,
+    NumberSetting,
+    SelectChoice,
+    SelectSetting,
+    Setting,
+    TextSetting,
+    ToggleSetting,
+    describe_json,
+    list_length,
+)
+
+__all__ = [
+    "BUS_PATTERN_RE",
+    "EXTENSION_ID_RE",
+    "PANEL_ROLES",
+    "Capabilities",
+    "Manifest",
+    "ManifestError",
+    "NumberSetting",
+    "Panels",
+    "SelectChoice",
+    "SelectSetting",
+    "Setting",
+    "TextSetting",
+    "ToggleSetting",
+    "load_manifest",
+    "parse_manifest",
+    "validate_manifest",
+]
+
+# Ours, not the page's: the id names the socket `$XDG_RUNTIME_DIR/vros/ext-<id>.sock`, and a
+# Unix socket path is limited to 108 bytes (sun_path); 64 leaves room for the runtime dir.
+EXTENSION_ID_MAX_BYTES = 64
+# Reverse-DNS: two or more dot-separated labels of [a-z0-9-], no label starting or ending in '-'.
+EXTENSION_ID_RE = re.compile(
+    r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$"
+)
+EXTENSION_NAME_MAX_BYTES = 64  # ours: the display name in vrOS's extension list
+# Semantic Versioning 2.0 (the packager names bundles with it).
+SEMVER_RE = re.compile(
+    r"^(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)"
+    r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
+)
+VXP_VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+$")  # H-5: "major.minor"
+# BUS-6: an exact topic, or a prefix ending in `.*` (readings R10). Segments are non-empty and
+# hold no whitespace, dots or stars.
+BUS_PATTERN_RE = re.compile(r"^[^\s.*]+(?:\.[^\s.*]+)*(?:\.\*)?$")
+PANEL_ROLES = ("overlay", "dash-tab")  # PAN-2
+
+_RULE_R27 = "R27: a host refuses keys it does not know"
+
+
+# --- value rules ----------------------------------------------------------------------------
+
+
+def _relative_path_problem(path: str) -> str | None:
+    """Paths are relative to the extension's folder, portable, and stay inside it."""
+    if not path:
+        return "is empty"
+    if "\0" in path:
+        return "contains a NUL character"
+    if "\\" in path:
+        return f"{path!r} uses '\\'; write paths with '/' on every platform"
+    if path.startswith(("/", "~")) or PureWindowsPath(path).drive:
+        return f"{path!r} is absolute; paths are relative to the extension's folder"
+    if ".." in PurePosixPath(path).parts:
+        return f"{path!r} leaves the extension's folder ('..')"
+    return None
+
+
+def _bus_pattern(pattern: str) -> str:
+    if not BUS_PATTERN_RE.fullmatch(pattern):
+        raise ValueError(f"{pattern!r} is neither a topic nor a prefix ending in '.*' (BUS-6, R10)")
+    return pattern
+
+
+def _panel_file(path: str) -> str:
+    problem = _relative_path_problem(path)
+    if problem is None and not path.endswith(".slint"):
+        problem = f"{path!r} is not a .slint file"
+    if problem is not None:
+        raise ValueError(problem)
+    return path
+
+
+BusPattern = Annotated[str, AfterValidator(_bus_pattern)]
+PanelFile = Annotated[str, AfterValidator(_panel_file)]
+
+
+# --- the tables -----------------------------------------------------------------------------
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
+
+
+class Capabilities(_Table):
+    """``[capabilities]``: what the extension asks for, in the shape of welcome's ``granted``.
+
+    vrOS narrows it by the user's consent (H-7); the extension's own bus prefix
+    ``ext.<id>.`` needs no pattern (BUS-4).
+    """
+
+    bus: list[BusPattern] = Field(default_factory=list[str])
+    overlays: bool = False
+    capture: bool = False
+    audio: bool = False
+    media: bool = False
+    osc: bool = False
+    network: bool = False
+    secrets: bool = False
+    face_provide: bool = False
+    face_read: bool = False
+
+    def to_granted(self) -> Granted:
+        """Everything asked for, granted: what a host sends when the user consents to all."""
+        return Granted.model_validate(self.model_dump())
+
+
+class Panels(_Table):
+    """``[panels]``: role -> ``.slint`` file; the roles are the panels' names (PAN-2)."""
+
+    overlay: PanelFile | None = None
+    dash_tab: PanelFile | None = Field(default=None, alias="dash-tab")
+
+    def roles(self) -> dict[str, str]:
+        """Role -> file for the panels the manifest declares, in role order."""
+        declared = {"overlay": self.overlay, "dash-tab": self.dash_tab}
+        return {role: path for role, path in declared.items() if path is not None}
+
+    def items(self) -> ItemsView[str, str]:
+        """``(role, file)`` pairs of the declared panels, like a mapping's."""
+        return self.roles().items()
+
+
+class Manifest(_Table):
+    """A whole ``manifest.toml``; see ``docs/manifest.md`` for each key."""
+
+    id: str
+    name: str
+    version: str
+    vxp_version: str
+    command: list[str]
+    capabilities: Capabilities = Field(default_factory=Capabilities)
+    panels: Panels = Field(default_factory=Panels)
+    settings: list[Setting] = Field(default_factory=list[Setting])
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_rule(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ValueError(f"must be a string, not {describe_json(value)}")
+        if utf8_len(value) > EXTENSION_ID_MAX_BYTES:
+            raise ValueError(
+                f"is {utf8_len(value)} bytes; at most {EXTENSION_ID_MAX_BYTES} "
+                "(it names the socket ext-<id>.sock, whose path is limited)"
+            )
+        if not EXTENSION_ID_RE.fullmatch(value):
+            raise ValueError(
+                f"{value[:80]!r} is not a reverse-DNS id such as 'com.example.hello' "
+                "(lowercase labels of [a-z0-9-], separated by dots)"
+            )
+        return value
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_rule(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ValueError(f"must be a string, not {describe_json(value)}")
+        if not value.strip():
+            raise ValueError("is empty")
+        if utf8_len(value) > EXTENSION_NAME_MAX_BYTES:
+            raise ValueError(f"is {utf8_len(value)} bytes; at most {EXTENSION_NAME_MAX_BYTES}")
+        return value
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_rule(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not SEMVER_RE.fullmatch(value):
+            shown = repr(value[:40]) if isinstance(value, str) else describe_json(value)
+            raise ValueError(f"{shown} is not a semantic version such as '0.1.0'")
+        return value
+
+    @field_validator("vxp_version", mode="before")
+    @classmethod
+    def _vxp_version_rule(cls, value: Any) -> Any:
+        if not isinstance(value, str) or not VXP_VERSION_RE.fullmatch(value):
+            shown = repr(value[:40]) if isinstance(value, str) else describe_json(value)
+            raise ValueError(f"{shown} is not a 'major.minor' string such as '1.7' (H-5)")
+        return value
+
+    @field_validator("command")
+    @classmethod
+    def _command_rule(cls, argv: list[str]) -> list[str]:
+        if not argv:
+            raise ValueError("is empty; give the program and its arguments")
+        for index, arg in enumerate(argv):
+            if "\0" in arg:
+                raise ValueError(f"command[{index}] contains a NUL character")
+        program = argv[0]
+        if not program:
+            raise ValueError("command[0] is empty")
+        if "/" in program or "\\" in program or PureWindowsPath(program).drive:
+            problem = _relative_path_problem(program)
+            if problem is not None:
+                raise ValueError(f"command[0] {problem}")
+        return argv
+
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _count_rule(cls, value: Any) -> Any:
+        count = list_length(value)
+        if count is not None and count > SETTINGS_MAX:
+            raise ValueError(f"declares {count} settings; at most {SETTINGS_MAX} (SET-11)")
+        return value
+
+    @field_validator("settings")
+    @classmethod
+    def _unique_keys_rule(cls, settings: list[Setting]) -> list[Setting]:
+        first: dict[str, int] = {}
+        for index, setting in enumerate(settings):
+            if setting.key in first:
+                raise ValueError(
+                    f"settings[{first[setting.key]}] and settings[{index}] both declare key "
+                    f"{setting.key!r}; each key is one kv row (SET-3, SET-12)"
+                )
+            first[setting.key] = index
+        return settings
+
+    def setting(self, key: str) -> Setting | None:
+        """The declared setting for a kv key, or None: the host checks writes to these (R9)."""
+        for setting in self.settings:
+            if setting.key == key:
+                return setting
+        return None
+
+    @property
+    def settings_by_key(self) -> dict[str, Setting]:
+        """Key -> setting, in manifest order (SET-16 lists them in this order)."""
+        return {setting.key: setting for setting in self.settings}
+
+    def resolve_command(self, folder: str | os.PathLike[str]) -> list[str]:
+        """The argv to start the extension installed in ``folder``.
+
+        A program with a '/' is a path inside ``folder``; a bare name is looked up on PATH.
+        """
+        program, *args = self.command
+        if "/" in program:
+            program = str(Path(folder, *program.split("/")))
+        return [program, *args]
+
+    def panel_files(self, folder: str | os.PathLike[str]) -> dict[str, Path]:
+        """Role -> the panel's file inside ``folder`` (existence is the caller's check)."""
+        return {role: Path(folder, *path.split("/")) for role, path in self.panels.roles().items()}
+
+
+# --- loading and messages -------------------------------------------------------------------
+
+
+class ManifestError(VxpError):
+    """A manifest that cannot be used; ``str()`` is one line per problem (SET-14)."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
+
+
+def load_manifest(path: str | os.PathLike[str]) -> Manifest:
+    """Read and validate a ``manifest.toml``; every problem is reported, not just the first."""
+    source = os.fspath(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ManifestError(source, [f"cannot read: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ManifestError(source, [f"is not UTF-8 (byte {exc.start})"]) from None
+    return parse_manifest(text, source)
+
+
+def parse_manifest(text: str, source: str = "manifest.toml") -> Manifest:
+    """Validate manifest TOML text; ``source`` names it in messages."""
+    import tomllib  # only hosts and the packager read manifests: keep the SDK's import light
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(source, [f"is not valid TOML: {exc}"]) from None
+    return validate_manifest(data, source)
+
+
+def validate_manifest(data: Mapping[str, Any], source: str = "manifest.toml") -> Manifest:
+    """Validate an already parsed manifest table."""
+    try:
+        return Manifest.model_validate(dict(data))
+    except ValidationError as exc:
+        problems = [_describe(error, data) for error in exc.errors(include_url=False)]
+        raise ManifestError(source, problems) from None
+
+
+def _clean_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    # A discriminated union puts the tag in the path: ('settings', 0, 'number', 'min').
+    if (
+        len(loc) >= 3
+        and loc[0] == "settings"
+        and isinstance(loc[1], int)
+        and loc[2] in SETTING_KINDS
+    ):
+        return loc[:2] + loc[3:]
+    return loc
+
+
+def _render(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "(top level)"
+
+
+def _setting_key(data: Mapping[str, Any], loc: Sequence[int | str]) -> str | None:
+    if len(loc) < 2 or loc[0] != "settings" or not isinstance(loc[1], int):
+        return None
+    raw: object = data.get("settings")
+    if not isinstance(raw, list):
+        return None
+    settings = cast(list[object], raw)
+    if loc[1] >= len(settings):
+        return None
+    entry = settings[loc[1]]
+    if isinstance(entry, dict):
+        key: object = entry.get("key")  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
+        if isinstance(key, str) and SETTING_KEY_RE.fullmatch(key):
+            return key
+    return None
+
+
+def _missing_rule(loc: Sequence[int | str]) -> str:
+    if loc and loc[0] == "settings":
+        field = loc[-1]
+        if field in ("min", "max"):
+            return "SET-8: a number setting has min and max"
+        if field == "choices":
+            return "SET-10: a select setting has choices"
+        if "choices" in loc:
+            return "SET-10: each choice is a table { value, label }"
+        return "SET-4: every setting has key, kind, label and default"
+    return "see docs/manifest.md"
+
+
+_TYPE_WORDS = {
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "int_type": "must be an integer",
+    "list_type": "must be an array",
+    "dict_type": "must be a table",
+    "model_type": "must be a table",
+    "model_attributes_type": "must be a table",
+}
+
+
+def _describe(error: ErrorDetails, data: Mapping[str, Any]) -> str:
+    """One problem as ``<key path>: <reason (rule)>``."""
+    loc = _clean_loc(error["loc"])
+    kind = error["type"]
+    ctx: dict[str, Any] = dict(error.get("ctx") or {})
+    if kind == "value_error":
+        reason = str(ctx.get("error", error["msg"]))
+    elif kind == "extra_forbidden":
+        name = loc[-1] if loc else "?"
+        if tuple(loc[:-1]) == ("panels",):
+            roles = " and ".join(PANEL_ROLES)
+            reason = f"unknown key {name!r}: panel roles are {roles} (PAN-2, R27)"
+        else:
+            reason = f"unknown key {name!r} ({_RULE_R27})"
+    elif kind == "missing":
+        reason = f"required key is missing ({_missing_rule(loc)})"
+    elif kind == "union_tag_not_found":
+        loc = (*loc, "kind")
+        reason = "required key is missing (SET-4: kind is one of text, toggle, number, select)"
+    elif kind == "union_tag_invalid":
+        loc = (*loc, "kind")
+        given: object = ctx.get("tag")
+        entry: object = error.get("input")
+        if isinstance(entry, dict):
+            given = cast(dict[str, object], entry).get("kind", given)
+        shown = repr(given)[:40] if isinstance(given, str) else describe_json(given)
+        reason = f"{shown} is not one of text, toggle, number, select (SET-4)"
+    elif kind in _TYPE_WORDS:
+        reason = f"{_TYPE_WORDS[kind]}, not {describe_json(error.get('input'))}"
+        if loc == ("settings",):
+            reason += " (write each setting as a [[settings]] table)"
+        elif loc and loc[0] == "settings":
+            reason += f" ({_missing_rule(loc)})"
+    else:
+        reason = error["msg"]
+    path = _render(loc)
+    key = _setting_key(data, loc)
+    if key is not None:
+        path += f" (setting {key!r})"
+    return f"{path}: {reason}"

@@ -1,0 +1,342 @@
+"""The client side of a VXP connection as a state machine, sans-IO.
+
+Theory of operation (everything that changes the connection's state lives here):
+
+    IDLE --start()--> HELLO_SENT --welcome--> READY --close/loss/corruption--> CLOSED
+                                 \\-rejected/error--> CLOSED
+
+* :meth:`Session.start` returns the hello frame (H-1: the first frame on the connection).
+* :meth:`Session.request` allocates an unsigned id (T-11), remembers which namespace it went to,
+  and returns the frame. Calling it before READY, after CLOSED, or with an op or option newer
+  than the host's version raises a *local* error: that is a bug in the caller.
+* :meth:`Session.receive_data` takes bytes and returns what happened, as a list of
+  :data:`SessionEvent` values. Whatever the host sends, it never raises: a violation by the
+  host becomes a :class:`HostViolation` (the frame is skipped), corruption (an oversized frame,
+  T-9) closes the session with :class:`Closed` and fails every pending request.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import (
+    CapabilityDenied,
+    ConnectionClosed,
+    FrameTooLarge,
+    LocalProtocolError,
+    MalformedResponse,
+    NotSupportedByHost,
+    ProtocolError,
+    VxpError,
+)
+from .framing import FrameDecoder, encode_frame
+from .models import registry
+from .models.handshake import Hello, Rejected, Welcome
+from .secret import Secret
+from .version import CLIENT_VERSION, Version, fields_newer_than
+
+__all__ = [
+    "Closed",
+    "EventReceived",
+    "Failed",
+    "HelloAccepted",
+    "HelloRefused",
+    "HostViolation",
+    "Replied",
+    "Session",
+    "SessionEvent",
+    "State",
+]
+
+CAPABILITY_DENIED = -32001
+BEFORE_HELLO = -32002
+
+
+class State(enum.Enum):
+    IDLE = "idle"
+    HELLO_SENT = "hello_sent"
+    READY = "ready"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class HelloAccepted:
+    welcome: Welcome
+
+
+@dataclass(frozen=True, slots=True)
+class HelloRefused:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replied:
+    """A response to request ``request_id``: any of the namespace's results, ``err`` included."""
+
+    request_id: int
+    namespace: str
+    result: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """Request ``request_id`` got no usable result: a JSON-RPC error or a lost connection."""
+
+    request_id: int
+    namespace: str
+    error: VxpError
+
+
+@dataclass(frozen=True, slots=True)
+class EventReceived:
+    event: Any
+
+
+@dataclass(frozen=True, slots=True)
+class HostViolation:
+    """The host sent something off-spec; it was skipped. For logs (never contains a secret)."""
+
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    reason: str
+
+
+SessionEvent = (
+    HelloAccepted | HelloRefused | Replied | Failed | EventReceived | HostViolation | Closed
+)
+
+_HELLO_ID = 1
+
+
+class Session:
+    def __init__(self, ext_id: str, token: Secret, version: Version = CLIENT_VERSION) -> None:
+        self.ext_id = ext_id
+        self._token = token
+        self.version = version
+        self.state = State.IDLE
+        self.welcome: Welcome | None = None
+        self.host_version: Version | None = None
+        self._decoder = FrameDecoder()
+        self._next_id = _HELLO_ID + 1
+        self._pending: dict[int, str] = {}
+
+    def __repr__(self) -> str:
+        state, pending = self.state.value, len(self._pending)
+        return f"Session(ext_id={self.ext_id!r}, state={state}, pending={pending})"
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    # -- sending ----------------------------------------------------------------------------
+
+    def start(self) -> bytes:
+        if self.state is not State.IDLE:
+            raise LocalProtocolError("hello is sent once, as the first frame (H-1)")
+        hello = Hello(id=self.ext_id, vxp_version=str(self.version), token=self._token.reveal())
+        self.state = State.HELLO_SENT
+        return _request_bytes(_HELLO_ID, "hello", hello)
+
+    def request(self, namespace: str, params: BaseModel) -> tuple[int, bytes]:
+        if self.state is not State.READY:
+            raise LocalProtocolError(f"cannot send {namespace} while {self.state.value}")
+        spec = registry.NAMESPACES.get(namespace)
+        if spec is None:
+            raise LocalProtocolError(f"unknown namespace {namespace!r}")
+        host = self.host_version or self.version
+        if not host.at_least(spec.since):
+            raise NotSupportedByHost(f"{namespace} needs VXP {spec.since}; the host speaks {host}")
+        newer = fields_newer_than(params, host)
+        if newer:
+            raise NotSupportedByHost(
+                f"{namespace}: {', '.join(newer)} need a newer host than VXP {host}"
+            )
+        request_id = self._next_id
+        self._next_id += 1
+        frame = _request_bytes(request_id, namespace, params)
+        self._pending[request_id] = namespace
+        return request_id, frame
+
+    def forget(self, request_id: int) -> None:
+        """The caller stopped waiting (a timeout): a late answer becomes a violation."""
+        self._pending.pop(request_id, None)
+
+    # -- receiving --------------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> list[SessionEvent]:
+        if self.state is State.CLOSED:
+            return []
+        try:
+            lines = self._decoder.feed(data)
+        except FrameTooLarge as exc:
+            return self._close(str(exc))
+        out: list[SessionEvent] = []
+        for line in lines:
+            self._handle_line(line, out)
+            if self.closed:
+                break
+        return out
+
+    @property
+    def closed(self) -> bool:
+        return self.state is State.CLOSED
+
+    def connection_lost(self, reason: str = "the host closed the connection") -> list[SessionEvent]:
+        if self.state is State.CLOSED:
+            return []
+        out: list[SessionEvent] = []
+        tail = self._decoder.eof()
+        if tail is not None:
+            out.append(HostViolation("the connection ended inside a frame (T-7)"))
+        out.extend(self._close(reason))
+        return out
+
+    def close(self) -> list[SessionEvent]:
+        """We close: pending requests fail, nothing more is accepted."""
+        return self._close("the connection was closed by the extension")
+
+    def _close(self, reason: str) -> list[SessionEvent]:
+        if self.state is State.CLOSED:
+            return []
+        self.state = State.CLOSED
+        out: list[SessionEvent] = [
+            Failed(rid, ns, ConnectionClosed(reason)) for rid, ns in self._pending.items()
+        ]
+        self._pending.clear()
+        out.append(Closed(reason))
+        return out
+
+    def _handle_line(self, line: bytes, out: list[SessionEvent]) -> None:
+        try:
+            frame: Any = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            out.append(HostViolation("a frame is not JSON (E-5)"))
+            return
+        if not isinstance(frame, dict):
+            kind = "a batch" if isinstance(frame, list) else "not an object"
+            out.append(HostViolation(f"a frame is {kind} (T-7, T-8)"))
+            return
+        msg: dict[str, Any] = frame  # pyright: ignore[reportUnknownVariableType]
+        if msg.get("jsonrpc") != "2.0":
+            out.append(HostViolation("a frame without jsonrpc 2.0 (T-7)"))
+            return
+        if "method" in msg:
+            self._handle_notification(msg, out)
+        elif "error" in msg or "result" in msg:
+            self._handle_response(msg, out)
+        else:
+            out.append(HostViolation("a frame that is neither a response nor an event"))
+
+    def _handle_notification(self, msg: dict[str, Any], out: list[SessionEvent]) -> None:
+        if msg.get("method") != "event" or "id" in msg:
+            out.append(HostViolation("the host sent a request; hosts only send events (T-15)"))
+            return
+        if self.state is not State.READY:
+            out.append(HostViolation("an event before welcome (H-1)"))
+            return
+        try:
+            event = registry.event_adapter().validate_python(msg.get("params"))
+        except ValidationError as exc:
+            out.append(HostViolation(f"a malformed event: {_brief(exc)}"))
+            return
+        out.append(EventReceived(event))
+
+    def _handle_response(self, msg: dict[str, Any], out: list[SessionEvent]) -> None:
+        rid = msg.get("id")
+        if self.state is State.HELLO_SENT:
+            self._handle_hello_response(rid, msg, out)
+            return
+        if type(rid) is not int or rid not in self._pending:
+            if rid is None and "error" in msg:
+                error = _protocol_error(msg.get("error"), None)
+                out.append(HostViolation(f"an error without a request id: {error}"))
+                if isinstance(error, ProtocolError) and error.code == BEFORE_HELLO:
+                    out.extend(self._close(str(error)))
+                return
+            out.append(HostViolation(f"a response to no pending request (id {rid!r})"))
+            return
+        namespace = self._pending.pop(rid)
+        if "error" in msg:
+            out.append(Failed(rid, namespace, _protocol_error(msg["error"], namespace)))
+            return
+        spec = registry.NAMESPACES[namespace]
+        try:
+            result = spec.response.validate_python(msg["result"])
+        except ValidationError as exc:
+            brief = _brief(exc)
+            out.append(HostViolation(f"{namespace}: a malformed response: {brief}"))
+            out.append(Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")))
+            return
+        out.append(Replied(rid, namespace, result))
+
+    def _handle_hello_response(
+        self, rid: Any, msg: dict[str, Any], out: list[SessionEvent]
+    ) -> None:
+        if rid != _HELLO_ID:
+            out.append(HostViolation(f"a response to no pending request (id {rid!r})"))
+            return
+        if "error" in msg:
+            error = _protocol_error(msg["error"], "hello")
+            out.append(HelloRefused(str(getattr(error, "code", "error")), str(error)))
+            out.extend(self._close(f"hello failed: {error}"))
+            return
+        try:
+            result = registry.hello_adapter().validate_python(msg["result"])
+        except ValidationError as exc:
+            out.extend(self._close(f"a malformed hello response: {_brief(exc)}"))
+            return
+        if isinstance(result, Welcome):
+            try:
+                host = Version.parse(result.vxp_version)
+            except ValueError:
+                out.extend(self._close("welcome carries no valid vxp_version"))
+                return
+            self.welcome = result
+            self.host_version = min(host, self.version)
+            self.state = State.READY
+            out.append(HelloAccepted(result))
+        elif isinstance(result, Rejected):
+            out.append(HelloRefused(result.code, result.message))
+            out.extend(self._close(f"hello rejected: {result.code}"))
+        else:
+            out.extend(self._close("hello answered with an unknown result"))
+
+
+def _request_bytes(request_id: int, method: str, params: BaseModel) -> bytes:
+    body = params.model_dump_json(exclude_none=True)
+    return encode_frame(
+        b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}'
+        % (request_id, method.encode(), body.encode())
+    )
+
+
+def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
+    if not isinstance(obj, dict):
+        return MalformedResponse("a JSON-RPC error that is not an object")
+    err: dict[str, Any] = obj  # pyright: ignore[reportUnknownVariableType]
+    code = err.get("code")
+    message = err.get("message")
+    if type(code) is not int:
+        return MalformedResponse("a JSON-RPC error without an integer code")
+    text = message if isinstance(message, str) else ""
+    if code == CAPABILITY_DENIED:
+        return CapabilityDenied(code, text, namespace)
+    return ProtocolError(code, text, namespace)
+
+
+def _brief(exc: ValidationError) -> str:
+    """A validation summary without input values (they may hold a URL or a secret)."""
+    parts: list[str] = []
+    for e in exc.errors(include_url=False, include_input=False)[:3]:
+        loc = ".".join(str(p) for p in e["loc"])
+        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
+    return "; ".join(parts)
