@@ -42,7 +42,7 @@ demo: venv sysdeps
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pyright
+	$(VENV)/bin/pyright -p pyproject.toml
 
 test: venv sysdeps lint
 	$(PY) -m pytest -q

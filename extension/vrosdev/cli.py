@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_host_options(run)
     run.add_argument("--script", type=Path, help="scripted steps; vrosdev stops at its end")
     run.add_argument("--preview", action="store_true", help="open a window per visible panel")
+    from .screenshot import add_parser as add_screenshot_parser
+
+    add_screenshot_parser(sub)
     return parser
 
 
@@ -184,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     if args.verb == "run":
         return _run(args)
+    if args.verb == "screenshot":
+        from .screenshot import main as screenshot_main
+
+        return screenshot_main(args)
     return 2
 
 
@@ -198,11 +205,32 @@ def _run(args: argparse.Namespace) -> int:
         except (OSError, ScriptError) as exc:
             raise SystemExit(f"vrosdev: script {args.script}: {exc}") from None
     interactive = steps is None and sys.stdin.isatty()
+    renderer = _preview_renderer(config) if args.preview else None
     return anyio.run(
         lambda: run_extension(
-            config, command, cwd=cwd, script=steps, interactive=interactive, record=args.record
+            config,
+            command,
+            cwd=cwd,
+            script=steps,
+            interactive=interactive,
+            record=args.record,
+            renderer_factory=renderer,
         )
     )
+
+
+def _preview_renderer(config: HostConfig) -> Any:
+    """--preview: windows on this desktop (manifest panels shown at once), or in a private
+    Xvfb when there is no display (panels open when a script shows them)."""
+    import os
+
+    from .host.renderer import renderer_service, theme_settings
+
+    try:
+        theme_settings(config.theme, config.reduced_motion)
+    except ValueError as exc:
+        raise SystemExit(f"vrosdev: {exc}") from None
+    return renderer_service(show_manifest_panels=bool(os.environ.get("DISPLAY")))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -45,7 +46,10 @@ async def run_extension(
     interactive: bool = False,
     renderer_factory: object | None = None,
     record: Path | None = None,
+    driver: Callable[[ExtensionHost], Awaitable[None]] | None = None,
 ) -> int:
+    """``driver`` (``vrosdev screenshot``) plays the user instead of a script; when it returns,
+    the extension is shut down as after a script."""
     host = ExtensionHost(config, Recorder(config.token, record))
     endpoint = runtime_dir() / f"ext-{config.ext_id}.sock"
     endpoint.unlink(missing_ok=True)
@@ -72,6 +76,7 @@ async def run_extension(
         log.error("cannot start the extension %s: %s", argv[0], exc.strerror or exc)
         return 127
     log.info("launched %s (pid %d) on %s", config.ext_id, process.pid, endpoint)
+    host.services["kill_extension"] = lambda: _kill_group(process.pid)
 
     async def stop_process(reason: str) -> None:
         if process.returncode is not None:
@@ -97,7 +102,10 @@ async def run_extension(
     async def drive() -> None:
         runner = ScriptRunner(host)
         try:
-            if script is not None:
+            if driver is not None:
+                await driver(host)
+                await shutdown()
+            elif script is not None:
                 await runner.run(script)
                 await shutdown()
             elif interactive:

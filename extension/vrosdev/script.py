@@ -3,6 +3,7 @@
 One step a line, ``#`` starts a comment::
 
     sleep SECONDS                 wait-for METHOD[.OP] [TIMEOUT]
+    settle [QUIET] [TIMEOUT]      (no frame for QUIET s, default 0.5, and no load decoding)
     invoke COMMAND                click PANEL CALLBACK [JSON-ARGS]
     show PANEL / hide PANEL       locale LOCALE
     setting KEY JSON-VALUE        event JSON
@@ -10,6 +11,7 @@ One step a line, ``#`` starts a comment::
     media-pause KEY               media-volume KEY N
     media-stop KEY                media-control KEY ACTION [VALUE] generation=N
     focus PANEL ELEMENT           blur PANEL
+    kill                          (SIGKILL the extension: a crash, for tests)
     shutdown
 
 JSON-ARGS of ``click`` are plain JSON values (true, 3, 0.5, "text"), typed as the panel_event
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -45,6 +48,7 @@ class Step:
 VERBS = {
     "sleep": (1, 1),
     "wait-for": (1, 2),
+    "settle": (0, 2),
     "invoke": (1, 1),
     "click": (2, 3),
     "show": (1, 1),
@@ -60,6 +64,7 @@ VERBS = {
     "media-control": (2, 4),
     "focus": (2, 2),
     "blur": (1, 1),
+    "kill": (0, 0),
     "shutdown": (0, 0),
 }
 
@@ -129,6 +134,7 @@ class ScriptRunner:
         self.actions: dict[str, Callable[[Step], Awaitable[None]]] = {
             "sleep": self._sleep,
             "wait-for": self._wait_for,
+            "settle": self._settle,
             "invoke": self._invoke,
             "click": self._click,
             "show": self._show,
@@ -144,6 +150,7 @@ class ScriptRunner:
             "media-control": self._media,
             "focus": self._focus,
             "blur": self._blur,
+            "kill": self._kill,
         }
 
     async def run(self, steps: list[Step]) -> bool:
@@ -181,6 +188,21 @@ class ScriptRunner:
         finally:
             self.host.on_request.remove(watch)
 
+    async def _settle(self, step: Step) -> None:
+        """Wait until the extension has gone quiet: what a person would wait for."""
+        quiet = float(step.args[0]) if step.args else 0.5
+        timeout = float(step.args[1]) if len(step.args) > 1 else 30.0
+        recorder = self.host.recorder
+        pending: set[str] = self.host.services.setdefault("audio_pending", set())
+        with anyio.move_on_after(timeout) as scope:
+            while True:
+                idle = time.monotonic() - recorder.last_frame_at
+                if idle >= quiet and not pending:
+                    return
+                await anyio.sleep(max(0.05, quiet - idle))
+        if scope.cancelled_caught:
+            raise ScriptError(f"line {step.line_no}: not settled within {timeout:g} s")
+
     async def _invoke(self, step: Step) -> None:
         from .host.namespaces.commands import invoke
 
@@ -211,6 +233,9 @@ class ScriptRunner:
             return  # panel_shown/panel_hidden stay paired (EVT-7)
         state.visible = visible
         await self.host.emit({"event": "panel_shown" if visible else "panel_hidden", "panel": name})
+        renderer = self.host.services.get("renderer")
+        if renderer is not None:
+            await renderer.visibility_changed(name)
 
     async def _locale(self, step: Step) -> None:
         self.host.config.locale = step.args[0]
@@ -254,6 +279,12 @@ class ScriptRunner:
         if control is None:
             raise ScriptError(f"line {step.line_no}: media is not simulated")
         await control(step)
+
+    async def _kill(self, step: Step) -> None:
+        kill = self.host.services.get("kill_extension")
+        if kill is None:
+            raise ScriptError(f"line {step.line_no}: no extension process to kill")
+        kill()
 
     async def _focus(self, step: Step) -> None:
         renderer = self.host.services.get("renderer")

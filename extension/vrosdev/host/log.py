@@ -26,12 +26,14 @@ class Recorder:
         self._file: IO[str] | None = path.open("a", encoding="utf-8") if path else None
         self.violations: list[str] = []
         self.frames = 0
+        self.last_frame_at = time.monotonic()
 
     def now(self) -> float:
         return round(time.monotonic() - self._start, 6)
 
     def frame(self, direction: str, frame: Any) -> None:
         self.frames += 1
+        self.last_frame_at = time.monotonic()
         if self._file is None and not log.isEnabledFor(logging.DEBUG):
             return
         if isinstance(frame, str | bytes):

@@ -114,6 +114,13 @@ def decode_put(req: S.AssetPut) -> Asset:
     return Asset(w, h, tuple(frames), req.loop)
 
 
+async def _tell_renderer(host: ExtensionHost, keys: list[str]) -> None:
+    renderer = host.services.get("renderer")
+    if renderer is not None:
+        for key in keys:
+            await renderer.asset_changed(key)
+
+
 def install(host: ExtensionHost) -> None:
     every = host.config.budget_full_every
     counter = {"puts": 0}
@@ -140,9 +147,12 @@ def install(host: ExtensionHost) -> None:
                         "bad_key", "keys are 1-128 bytes of letters, digits and - _ . : /"
                     )
                 t.remove(key)
+                await _tell_renderer(host, [key])
                 return {"result": "ok"}
             case _:
+                keys = list(t.entries)
                 t.clear()
+                await _tell_renderer(host, keys)
                 return {"result": "ok"}
 
     host.register("assets", "1.3", None, handle)

@@ -32,6 +32,7 @@ log = logging.getLogger("vrosdev")
 def install(host: ExtensionHost) -> None:
     state: dict[str, Any] = {"engine": None}
     gates: dict[str, anyio.Event] = {}
+    pending: set[str] = host.services.setdefault("audio_pending", set())  # loads not yet reported
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](1024)
 
     def engine() -> AudioEngine:
@@ -61,6 +62,7 @@ def install(host: ExtensionHost) -> None:
                 if gate is not None:
                     with anyio.move_on_after(5):
                         await gate.wait()
+                pending.discard(sound)
                 event = {"event": "audio_loaded", "sound": sound, "outcome": _wire(outcome)}
                 if not await host.emit(event):
                     log.info("audio_loaded %s not delivered: no connection", sound)
@@ -74,6 +76,7 @@ def install(host: ExtensionHost) -> None:
                     raise DomainErr(started.code, started.message)  # type: ignore[union-attr]
                 gate = anyio.Event()
                 gates[started.sound] = gate  # type: ignore[union-attr]
+                pending.add(started.sound)  # type: ignore[union-attr]
                 conn.after_reply.append(_opener(gate))
                 return {"result": "loading", "sound": started.sound}  # type: ignore[union-attr]
             case S.AudioPlay(sound=sound, targets=targets, looping=looping):

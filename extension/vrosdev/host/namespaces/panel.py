@@ -117,11 +117,15 @@ def install(host: ExtensionHost) -> None:
             case _:
                 raise DomainErr("internal")
 
-    async def drop_runtime_panels() -> None:
+    async def drop_runtime_panels(conn: Connection) -> None:
+        """Runtime panels end with the connection (readings R21)."""
+        renderer = host.services.get("renderer")
         for name in [n for n, s in table.items() if s.runtime]:
             del table[name]
+            if renderer is not None:
+                await renderer.panel_removed(name)
 
-    host.services["panel_closers"] = drop_runtime_panels
+    host.on_close.append(drop_runtime_panels)
     host.register("panel", "1.0", None, handle)
 
 

@@ -1,0 +1,60 @@
+"""The commands users bind to SteamVR actions, declared once.
+
+Names are stable (CMD-8 rules): ``play-slot-1`` … ``play-slot-12`` play the visible page's
+slots, and one ``fav-<slug>`` per favourite (at most 16). The README's command table and the
+registration both come from :data:`STATIC_COMMANDS` and :func:`favourite_command`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .library import SLOTS_PER_PAGE
+
+MAX_FAVOURITES = 16
+SLUG_RE = re.compile(r"^[a-z0-9-]{1,60}$")
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    name: str
+    help: str
+
+
+STATIC_COMMANDS: tuple[CommandSpec, ...] = (
+    *(
+        CommandSpec(f"play-slot-{n}", f"play slot {n} of the visible page")
+        for n in range(1, SLOTS_PER_PAGE + 1)
+    ),
+    CommandSpec("stop-all", "stop every sound"),
+    CommandSpec("page-next", "show the next page"),
+    CommandSpec("page-prev", "show the previous page"),
+    CommandSpec("play-random", "play a random sound of the visible page"),
+    CommandSpec("toggle-mic", "send sounds into the microphone, or stop sending them"),
+    CommandSpec("rescan", "scan the sounds folder again"),
+)
+FAVOURITE_PREFIX = "fav-"
+
+
+def favourite_command(slug: str) -> str:
+    return FAVOURITE_PREFIX + slug
+
+
+def slugify(name: str, taken: set[str]) -> str:
+    """A stable ``[a-z0-9-]`` slug for a favourite, unique among ``taken``."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "sound"
+    slug, n = base, 2
+    while slug in taken:
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+def slot_of(command: str) -> int | None:
+    """1-based slot of a ``play-slot-N`` command."""
+    if command.startswith("play-slot-"):
+        tail = command.removeprefix("play-slot-")
+        if tail.isdigit() and 1 <= int(tail) <= SLOTS_PER_PAGE:
+            return int(tail)
+    return None

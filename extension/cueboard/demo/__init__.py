@@ -1,0 +1,1 @@
+"""``make demo``: Cueboard inside vrosdev, on demo content generated on first run."""

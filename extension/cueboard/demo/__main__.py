@@ -1,0 +1,193 @@
+"""``make demo``: generate demo content, run Cueboard in vrosdev on a scripted session, and
+print what a person would have seen and heard, one line per user-visible event."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import content
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cueboard.demo", description=__doc__)
+    parser.add_argument("--out", type=Path, default=REPO / "demo-out")
+    parser.add_argument("--preview", action="store_true", help="open the live preview instead")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    os.environ.setdefault("CUEBOARD_LOG", "WARNING")  # the narration below is the demo's log
+    out.mkdir(parents=True, exist_ok=True)
+    sounds = content.generate(out / "content")
+    print(f"demo content: {sum(1 for _ in sounds.rglob('*.wav'))} sounds in {sounds}")
+    record = out / "transcript.jsonl"
+    record.unlink(missing_ok=True)
+    common = [
+        "--manifest",
+        str(REPO / "manifest.toml"),
+        "--content-root",
+        str(out / "content"),
+        "--state",
+        str(out / "state"),
+        "--audio-out",
+        str(out),
+        "--record",
+        str(record),
+        "--log-level",
+        "WARNING",
+    ]
+    from vrosdev.cli import main as vrosdev
+
+    if args.preview or (os.environ.get("DISPLAY") and sys.stdin.isatty()):
+        print("a display is available: opening the live preview (close vrosdev with 'shutdown')")
+        return vrosdev(["run", *common, "--preview"])
+    code = vrosdev(["run", *common, "--script", str(HERE / "script.txt")])
+    print()
+    for line in narrate([json.loads(x) for x in record.read_text().splitlines()]):
+        print(line)
+    print()
+    for channel in ("soundboard", "mic", "ui"):
+        print(describe_wav(out / f"{channel}.wav"))
+    shots = screenshots(out)
+    for shot in shots:
+        print(f"screenshot: {shot}")
+    print(f"transcript: {record}")
+    return code
+
+
+def narrate(transcript: list[dict[str, Any]]) -> list[str]:
+    """One readable line per user-visible event, from vrosdev's transcript."""
+    lines: list[str] = []
+    load_paths: dict[int, str] = {}
+    names: dict[str, str] = {}
+    pending: dict[int, dict[str, Any]] = {}
+    last_playback: dict[str, str] = {}
+    for entry in transcript:
+        t = f"{entry.get('t', 0):6.2f}s"
+        if "note" in entry and entry["note"].startswith("script: "):
+            step = entry["note"].removeprefix("script: ")
+            if not step.startswith(("settle", "sleep", "show")):
+                lines.append(f"{t}  you: {step}")
+            continue
+        if "violation" in entry:
+            lines.append(f"{t}  vrOS would refuse: {entry['violation']}")
+            continue
+        frame = entry.get("frame")
+        if not isinstance(frame, dict):
+            continue
+        if entry["dir"] == "ext>host" and "method" in frame:
+            params = frame.get("params") or {}
+            rid = frame.get("id")
+            method, op = frame["method"], params.get("op")
+            if (method, op) == ("audio", "load"):
+                load_paths[rid] = Path(params["path"]).stem
+            elif (method, op) == ("audio", "play"):
+                gains = ", ".join(f"{x['channel']} {x['gain_pct']}%" for x in params["targets"])
+                loop = " (looping)" if params.get("looping") else ""
+                lines.append(
+                    f"{t}  ♪ {names.get(params['sound'], params['sound'])} → {gains}{loop}"
+                )
+            elif (method, op) == ("audio", "stop_all"):
+                lines.append(f"{t}  ■ every sound stopped")
+            elif (method, op) == ("audio", "stop"):
+                lines.append(f"{t}  ■ {names.get(params['sound'], params['sound'])} stopped")
+            elif method == "media":
+                pending[rid] = params
+            elif (method, op) == ("bus", "publish"):
+                lines.append(f"{t}  bus: {params['topic']} {json.dumps(params['payload'])}")
+            elif (method, op) == ("kv", "set") and not str(params.get("key", "")).startswith("s:"):
+                lines.append(f"{t}  setting {params['key']} = {json.dumps(params['value'])}")
+        elif entry["dir"] == "host>ext":
+            result = frame.get("result")
+            if isinstance(result, dict) and result.get("result") == "loading":
+                names[result["sound"]] = load_paths.get(frame.get("id"), result["sound"])
+            if frame.get("id") in pending:
+                params = pending.pop(frame["id"])
+                what = params.get("op")
+                outcome = result.get("result") if isinstance(result, dict) else "error"
+                detail = f" {result.get('code')}" if outcome == "err" else ""
+                title = f" '{params['title']}'" if params.get("title") else ""
+                opts = {
+                    k: v
+                    for k, v in params.items()
+                    if k not in ("op", "key", "url", "title", "session")
+                }
+                lines.append(
+                    f"{t}  media deck: {what}{title} {opts or ''} → {outcome}{detail}".replace(
+                        "  →", " →"
+                    )
+                )
+            params = frame.get("params") if frame.get("method") == "event" else None
+            if isinstance(params, dict):
+                ev = params.get("event")
+                if ev == "audio_loaded" and params["outcome"]["kind"] == "failed":
+                    code = params["outcome"]["code"]
+                    lines.append(f"{t}  ✗ {names.get(params['sound'])} cannot load: {code}")
+                elif ev == "media_snapshot":
+                    for s in params.get("sessions", []):
+                        state = s["playback"]["kind"] + f", video {s['video']}"
+                        if last_playback.get(s["key"]) != state:
+                            last_playback[s["key"]] = state
+                            lines.append(f"{t}  media {s['key']} '{s.get('title', '')}': {state}")
+                elif ev == "media_control":
+                    action, gen = params["action"]["kind"], params["source_generation"]
+                    lines.append(f"{t}  player control on {params['key']}: {action} (gen {gen})")
+    return lines
+
+
+def describe_wav(path: Path) -> str:
+    try:
+        import numpy as np
+        import soundfile
+
+        data, rate = soundfile.read(str(path), dtype="float32")
+    except Exception as exc:  # a missing file says so in the line
+        return f"{path.name}: not written ({exc})"
+    peak = float(np.abs(data).max()) if data.size else 0.0
+    return f"{path}: {len(data) / rate:.1f} s at {rate} Hz, peak {peak:.2f}"
+
+
+def screenshots(out: Path) -> list[Path]:
+    """The overlay in en-US and ja-JP, when vrosdev can render panels here."""
+    try:
+        from vrosdev.cli import main as vrosdev
+    except ImportError:
+        return []
+    shots: list[Path] = []
+    for locale, theme in (("en-US", "signal"), ("ja-JP", "daylight")):
+        target = out / f"overlay-{locale}-{theme}.png"
+        argv = [
+            "screenshot",
+            "--manifest",
+            str(REPO / "manifest.toml"),
+            "--panel",
+            "overlay",
+            "--out",
+            str(target),
+            "--locale",
+            locale,
+            "--theme",
+            theme,
+            "--content-root",
+            str(out / "content"),
+            "--state",
+            str(out / "state"),
+            "--log-level",
+            "ERROR",
+        ]
+        try:
+            if vrosdev(argv) == 0 and target.exists():
+                shots.append(target)
+        except SystemExit as exc:
+            print(f"screenshot {locale}: {exc}")
+    return shots
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

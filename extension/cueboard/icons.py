@@ -1,0 +1,143 @@
+"""Sound icons: decoded in a worker process, put into vrOS's asset table, shown per page.
+
+Decoding runs in a separate process (anyio's ``to_process``), not a thread: a thread holds the
+GIL against the event loop, and on two cores that can hold a press back by a whole switch
+interval; a process cannot (``bench/bench_latency.py`` measures both). Pillow is therefore
+never imported into the extension's own process.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_process
+
+from .asset_table import AssetRef, AssetTable, AssetTableFull, Icon, apply_plan
+
+if TYPE_CHECKING:
+    import vxp
+
+    from .library import Sound
+
+log = logging.getLogger("cueboard.icons")
+PANEL = "overlay"
+
+type Decoded = tuple[dict[str, Any], dict[str, Any] | None]  # animated params, still params
+
+
+def decode_icon(path: str) -> Decoded | str:
+    """Runs in the worker process: the put params of an icon and of its still variant."""
+    from cueboard.thumbnails import ThumbnailError, decode_file
+
+    try:
+        thumb = decode_file(Path(path))
+    except ThumbnailError as exc:
+        return f"{exc.kind}: {exc.reason}"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror}"
+    still = thumb.first_frame_only().put_params() if thumb.animated else None
+    return thumb.put_params(), still
+
+
+def _ref(params: Mapping[str, Any]) -> AssetRef:
+    frames = len(params["frames"])
+    return AssetRef(params["key"], params["width"] * params["height"] * 4 * frames, frames)
+
+
+class _Port:
+    def __init__(self, client: vxp.Client) -> None:
+        self.client = client
+
+    async def put(self, params: Mapping[str, Any]) -> str:
+        import vxp
+
+        try:
+            await self.client.assets.put(**params)
+        except vxp.DomainError as exc:
+            return exc.code
+        return "ok"
+
+    async def remove(self, key: str) -> str:
+        import vxp
+
+        try:
+            await self.client.assets.remove(key)
+        except vxp.DomainError as exc:
+            return exc.code
+        return "ok"
+
+
+class IconManager:
+    def __init__(self, on_change: Callable[[], None], *, in_process: bool = True) -> None:
+        self.table = AssetTable()
+        self.decoded: dict[str, tuple[Icon, dict[str, dict[str, Any]]] | None] = {}
+        self.shown: dict[str, str] = {}  # rel path -> key shown in the grid
+        self._on_change = on_change
+        self._wanted = anyio.Event()
+        self._page: list[tuple[str, Path]] = []
+        self.in_process = in_process
+        self.failures: dict[str, str] = {}
+
+    def want(self, root: Path, sounds: Sequence[Sound]) -> None:
+        """The grid shows these now; their icons follow as soon as they are decoded."""
+        self._page = [(s.rel_path, root / s.icon) for s in sounds if s.icon]
+        self._wanted.set()
+
+    def connection_lost(self) -> None:
+        self.table.connection_lost()
+        self.shown.clear()
+
+    async def _decode(self, path: Path) -> Decoded | str:
+        if self.in_process:
+            try:
+                return await anyio.to_process.run_sync(decode_icon, str(path), cancellable=True)
+            except anyio.BrokenWorkerProcess as exc:
+                log.warning("icon worker process failed (%s); decoding in a thread instead", exc)
+                self.in_process = False
+        return await anyio.to_thread.run_sync(decode_icon, str(path))
+
+    async def run(self, client: vxp.Client) -> None:
+        while True:
+            await self._wanted.wait()
+            self._wanted = anyio.Event()
+            page = list(self._page)
+            for rel, path in page:
+                if rel in self.decoded:
+                    continue
+                result = await self._decode(path)
+                if isinstance(result, str):
+                    log.info("icon of %s not shown: %s", rel, result)
+                    self.failures[rel] = result
+                    self.decoded[rel] = None
+                    continue
+                anim, still = result
+                params = {anim["key"]: anim}
+                still_ref = _ref(anim)
+                if still is not None:
+                    params[still["key"]] = still
+                    still_ref = _ref(still)
+                self.decoded[rel] = (Icon(_ref(anim), still_ref), params)
+            await self._show(client, page)
+
+    async def _show(self, client: vxp.Client, page: list[tuple[str, Path]]) -> None:
+        rels = [rel for rel, _ in page if self.decoded.get(rel) is not None]
+        icons = [self.decoded[rel][0] for rel in rels]  # type: ignore[index]
+        params: dict[str, dict[str, Any]] = {}
+        for rel in rels:
+            params.update(self.decoded[rel][1])  # type: ignore[index]
+        try:
+            plan = self.table.plan_panel(PANEL, icons)
+        except AssetTableFull as exc:
+            log.warning("icons: %s", exc)
+            return
+        failed = await apply_plan(
+            self.table, plan, _Port(client), lambda ref: params[ref.key], sleep=anyio.sleep
+        )
+        self.shown = {
+            rel: key for rel, key in zip(rels, plan.keys, strict=True) if key and key not in failed
+        }
+        self._on_change()

@@ -1,0 +1,80 @@
+"""Still PNG and JPEG through Pillow, with EXIF orientation applied to the icon."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from PIL import Image
+
+from .animation import Animation, check_declared_size
+from .errors import ThumbnailError
+from .fit import REDUCING_GAP, fit_size
+from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
+from .pixels import to_rgba
+
+_PILLOW_FORMAT = {"png": "PNG", "jpeg": "JPEG"}
+_EXIF_ORIENTATION = 0x0112
+# EXIF orientation value -> the transpose that shows the image upright.
+_ORIENTATION_FIX: dict[int, Image.Transpose] = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+_OPEN_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError)
+
+
+def open_with_pillow(data: bytes, kind: str) -> Animation:
+    try:
+        image = Image.open(io.BytesIO(data), formats=[_PILLOW_FORMAT[kind]])
+    except Image.DecompressionBombError:
+        raise ThumbnailError("too_large", "the image declares too many pixels") from None
+    except _OPEN_ERRORS:
+        raise ThumbnailError("corrupt", f"the {kind.upper()} data cannot be read") from None
+    check_declared_size(
+        *image.size, max_pixels=MAX_JPEG_PIXELS if kind == "jpeg" else MAX_SOURCE_PIXELS
+    )
+    transpose = _image_orientation_fix(image)
+    width, height = image.size
+    if kind == "jpeg":
+        # Decode at the smallest DCT scale still twice the target: a photo never decodes at
+        # full size just to become an icon.
+        target = fit_size(width, height, MAX_SIDE)
+        image.draft(None, (int(target[0] * REDUCING_GAP), int(target[1] * REDUCING_GAP)))
+    return Animation(
+        format=kind,
+        width=width,
+        height=height,
+        frame_count=1,
+        loop=0,
+        frames=_still_frame(image, kind),
+        transpose=transpose,
+    )
+
+
+def _image_orientation_fix(image: Image.Image) -> Image.Transpose | None:
+    try:
+        return orientation_fix(image.getexif())
+    except _OPEN_ERRORS:
+        return None
+
+
+def orientation_fix(exif: Image.Exif) -> Image.Transpose | None:
+    """The transpose that shows an image upright, from its EXIF orientation."""
+    orientation = exif.get(_EXIF_ORIENTATION)
+    return _ORIENTATION_FIX.get(orientation) if isinstance(orientation, int) else None
+
+
+def _still_frame(image: Image.Image, kind: str) -> Iterator[tuple[Image.Image, int]]:
+    with image:
+        try:
+            image.load()
+        except _OPEN_ERRORS as error:
+            if "truncated" in str(error):
+                raise ThumbnailError("truncated", f"the {kind.upper()} file is truncated") from None
+            raise ThumbnailError("corrupt", f"the {kind.upper()} pixel data is corrupt") from None
+        yield to_rgba(image), 0

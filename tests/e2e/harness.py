@@ -1,0 +1,109 @@
+"""Run the real Cueboard process inside vrosdev (real socket, real decoder, real mixer)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import numpy as np
+
+from vrosdev.host.config import HostConfig
+from vrosdev.launcher import run_extension
+from vrosdev.script import parse
+from vxp.manifest import load_manifest
+
+REPO = Path(__file__).resolve().parents[2]
+TOKEN = "e2e-launch-token-5d1f0c77"
+
+
+def tone(path: Path, seconds: float = 0.6, freq: float = 1000.0, amplitude: float = 0.5) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rate = 48000
+    t = np.arange(int(rate * seconds)) / rate
+    samples = (amplitude * np.sin(2 * math.pi * freq * t) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(samples.tobytes())
+    return path
+
+
+def rms(path: Path) -> float:
+    import soundfile
+
+    data, _ = soundfile.read(str(path), dtype="float64")
+    return float(np.sqrt(np.mean(np.square(data)))) if data.size else 0.0
+
+
+@dataclass
+class Run:
+    code: int
+    out: Path
+    transcript: list[dict[str, Any]]
+    state: Path
+
+    def sent(self, method: str, op: str | None = None) -> list[dict[str, Any]]:
+        return [
+            x["frame"]
+            for x in self.transcript
+            if x.get("dir") == "ext>host"
+            and isinstance(x.get("frame"), dict)
+            and x["frame"].get("method") == method
+            and (op is None or (x["frame"].get("params") or {}).get("op") == op)
+        ]
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [
+            x["frame"]["params"]
+            for x in self.transcript
+            if x.get("dir") == "host>ext"
+            and isinstance(x.get("frame"), dict)
+            and x["frame"].get("method") == "event"
+            and x["frame"]["params"].get("event") == name
+        ]
+
+    def wav(self, channel: str) -> Path:
+        return self.out / f"{channel}.wav"
+
+
+def run_cueboard(
+    tmp: Path,
+    script: str,
+    *,
+    content: Path | None = None,
+    state: Path | None = None,
+    **overrides: Any,
+) -> Run:
+    manifest = load_manifest(REPO / "manifest.toml")
+    out = tmp / "out"
+    record = tmp / "transcript.jsonl"
+    record.unlink(missing_ok=True)
+    state = state or tmp / "state"
+    cfg = HostConfig(
+        ext_id=manifest.id,
+        token=TOKEN,
+        granted=manifest.capabilities.model_dump(),
+        content_root=str(content or tmp / "content"),
+        state_dir=state,
+        settings=list(manifest.settings),
+        panels={role: (REPO / rel).read_text() for role, rel in manifest.panels.items()},
+        audio_out=out,
+        strict=False,
+    )
+    for key, value in overrides.items():
+        setattr(cfg, key, value)
+    steps = parse(script)
+    code = anyio.run(
+        lambda: run_extension(
+            cfg, [sys.executable, "-m", "cueboard"], cwd=REPO, script=steps, record=record
+        )
+    )
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    return Run(code, out, lines, state)

@@ -1,0 +1,157 @@
+"""Cueboard end to end through vrosdev with its real mixer (issue 6)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from vrosdev.host.namespaces.kv import KvStore
+
+from .harness import REPO, TOKEN, rms, run_cueboard, tone
+
+pytestmark = pytest.mark.slow
+
+
+def _library(tmp: Path) -> Path:
+    content = tmp / "content"
+    sounds = content / "Cueboard" / "Sounds"
+    tone(sounds / "01 Beep.wav", freq=1000)
+    tone(sounds / "02 Boop.wav", freq=500)
+    tone(sounds / "Memes" / "Vine.wav", freq=700)
+    return content
+
+
+def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path) -> None:
+    """AUD-9, AUD-19, R28: soundboard at 80, mic at 40 (the manifest's defaults): 6.02 dB."""
+    content = _library(tmp_path)
+    run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 1\n", content=content)
+    assert run.code == 0
+    plays = run.sent("audio", "play")
+    assert len(plays) == 1
+    assert plays[0]["params"]["targets"] == [
+        {"channel": "soundboard", "gain_pct": 80},
+        {"channel": "mic", "gain_pct": 40},
+    ]
+    sb, mic = rms(run.wav("soundboard")), rms(run.wav("mic"))
+    assert sb > 0.01 and mic > 0.0
+    assert abs(20 * math.log10(sb / mic) - 6.02) < 0.5
+    assert TOKEN not in (tmp_path / "transcript.jsonl").read_text()
+
+
+def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:
+    """Commands, pre-arm, first props, then loads; every play after its audio_loaded (AUD-18)."""
+    content = _library(tmp_path)
+    run = run_cueboard(tmp_path, "settle\ninvoke play-slot-2\nsleep 0.5\n", content=content)
+    order = [
+        (x["frame"]["method"], (x["frame"].get("params") or {}).get("op"))
+        for x in run.transcript
+        if x.get("dir") == "ext>host" and isinstance(x.get("frame"), dict)
+    ]
+    first = {key: order.index(key) for key in reversed(order)}
+    assert first[("hello", None)] == 0
+    assert first[("commands", "register")] < first[("audio", "pre_arm")]
+    assert first[("audio", "pre_arm")] < first[("panel", "props")] < first[("audio", "load")]
+    registered = {f["params"]["name"] for f in run.sent("commands", "register")}
+    assert {f"play-slot-{n}" for n in range(1, 13)} | {
+        "stop-all",
+        "rescan",
+        "toggle-mic",
+    } <= registered
+    loaded = {e["sound"] for e in run.events("audio_loaded") if e["outcome"]["kind"] == "loaded"}
+    assert {p["params"]["sound"] for p in run.sent("audio", "play")} <= loaded
+
+
+def test_mic_disabled_keeps_mic_silent(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        "settle\nsetting mic_enabled false\ninvoke play-slot-1\nsleep 1\n",
+        content=content,
+    )
+    assert run.sent("audio", "play")[0]["params"]["targets"] == [
+        {"channel": "soundboard", "gain_pct": 80}
+    ]
+    assert rms(run.wav("soundboard")) > 0.01
+    assert rms(run.wav("mic")) == 0.0
+
+
+def test_stop_others_and_toggle_policies(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        'settle\nsetting overlap "stop_others"\ninvoke play-slot-1\ninvoke play-slot-2\nsleep 0.3\n'
+        'setting overlap "toggle"\ninvoke play-slot-2\nsleep 0.2\n',
+        content=content,
+    )
+    plays = run.sent("audio", "play")
+    stops = run.sent("audio", "stop")
+    assert len(plays) == 2  # the toggle press stopped slot 2 instead of replaying it
+    assert stops[0]["params"]["sound"] == plays[0]["params"]["sound"]  # stop_others
+    assert stops[-1]["params"]["sound"] == plays[1]["params"]["sound"]  # toggle
+
+
+def test_a_failed_load_never_plays_and_shows_broken(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    bad = content / "Cueboard" / "Sounds" / "00 Broken.wav"
+    bad.write_bytes(b"RIFF\x00\x00\x00\x00WAVEjunkjunkjunk" * 4)
+    run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 0.3\n", content=content)
+    failed = [e for e in run.events("audio_loaded") if e["outcome"]["kind"] == "failed"]
+    assert failed and failed[0]["outcome"]["code"] == "undecodable"
+    assert all(p["params"]["sound"] != failed[0]["sound"] for p in run.sent("audio", "play"))
+    props = [
+        pair
+        for f in run.sent("panel", "props")
+        if f["params"]["panel"] == "overlay"
+        for pair in f["params"]["props"]
+        if pair[0] == "slots"
+    ]
+    last = props[-1][1]["v"]
+    broken = [row for row in last if row[0]["v"] == "00 Broken.wav"]
+    assert broken and broken[0][3]["v"] == 4  # SlotState.BROKEN
+
+
+def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
+    """Per-key records: everything the host answered ``written`` for is there after a kill -9."""
+    content = _library(tmp_path)
+    script = "\n".join(
+        [
+            "settle",
+            'click dash-tab set-sound-gain ["01 Beep.wav", 55]',
+            'click dash-tab set-sound-gain ["02 Boop.wav", 66]',
+            'click dash-tab set-sound-looping ["Memes/Vine.wav", true]',
+            "sleep 1.2",
+            'click dash-tab set-sound-gain ["01 Beep.wav", 77]',
+            "kill",
+            "sleep 0.3",
+        ]
+    )
+    run = run_cueboard(tmp_path, script, content=content)
+    assert run.code != 0  # killed
+    store = KvStore(run.state / "kv" / "com.cueboard.soundboard.jsonl")
+    written = {f["params"]["key"] for f in run.sent("kv", "set")}
+    assert {"s:01 Beep.wav", "s:02 Boop.wav", "s:Memes/Vine.wav"} <= written
+    assert store.values["s:02 Boop.wav"] == {"g": 66}
+    assert store.values["s:Memes/Vine.wav"] == {"l": 1}
+    assert store.values["s:01 Beep.wav"]["g"] in (55, 77)
+
+
+def test_remote_control_over_the_bus(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        "settle\n"
+        'bus-publish ext.com.cueboard.soundboard.cmd.play {"path": "Memes/Vine.wav"}\n'
+        "sleep 0.5\n",
+        content=content,
+    )
+    plays = run.sent("audio", "play")
+    assert len(plays) == 1
+    published = run.sent("bus", "publish")
+    assert published[0]["params"]["topic"] == "ext.com.cueboard.soundboard.played"
+    assert published[0]["params"]["payload"] == {"name": "Vine", "path": "Memes/Vine.wav"}
+
+
+def test_shutting_down_exits_zero_and_repo_manifest_is_used() -> None:
+    assert (REPO / "manifest.toml").exists()
