@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from .contract import StatusLevel
 from .i18n import Catalog
 from .icons import IconManager
 from .library import Library, scan
+from .media_deck import MediaDeck, Notice, deck_props
 from .overlay import BLANK_ICON_KEY, OverlayModel, PanelEvents, blank_icon_asset
 from .prefs import PrefsStore
 from .settings import Settings
@@ -64,12 +66,14 @@ class Cueboard:
         self.client: vxp.Client | None = None
         self.shutting_down = False
         self.icons = IconManager(self.changed)
+        self.deck: MediaDeck | None = None
         self.dash_page = 0
         self.selected: str | None = None
         self.library_folder: Path | None = None
         self._dirty = anyio.Event()
         self._playing_changed = anyio.Event()
         self._scan_lock = anyio.Lock()
+        self._folder_changed = anyio.Event()
         self._toast_until = 0.0
         self._toast_defined = False
         self._prefs_loaded = False
@@ -91,13 +95,17 @@ class Cueboard:
         await client.panel.props(panel, pairs)
 
     def refresh_views(self) -> None:
-        self.overlay.update("overlay", overlay_values(self.board, self.catalog, self.icons.shown))
-        self.overlay.update(
-            "dash-tab",
-            dash_values(
-                self.board, self.catalog, library_page=self.dash_page, selected=self.selected
-            ),
-        )
+        board, cat = self.board, self.catalog
+        self.overlay.update("overlay", overlay_values(board, cat, self.icons.shown))
+        dash = dash_values(board, cat, library_page=self.dash_page, selected=self.selected)
+        self.overlay.update("dash-tab", dash)
+        if self.deck is not None:
+            for panel, values in deck_props(self.deck.view(), cat).items():
+                for name, wire in values.items():
+                    self.overlay.set_wire(panel, name, wire)
+
+    def notice(self, notice: Notice) -> None:
+        self.board.set_notice(notice.key, int(notice.level), notice.text)
 
     async def _views(self) -> None:
         """Recompute props after changes; the overlay model paces what is sent."""
@@ -150,6 +158,7 @@ class Cueboard:
         self.overlay.resend_all()
         await self.overlay.flush()
         await self._subscribe(client)
+        await self._attach_deck(client)
         if not self._prefs_loaded:
             self.prefs.kv = client.kv
             await self.prefs.load()
@@ -160,6 +169,16 @@ class Cueboard:
         else:
             self.prefs.kv = client.kv
         await self.rescan(reason="start")
+
+    async def _attach_deck(self, client: vxp.Client) -> None:
+        if self.deck is None:
+            self.deck = MediaDeck(client, on_change=self.changed, on_notice=self.notice)
+            notices = await self.deck.start()
+        else:
+            notices = await self.deck.reconnected(client)
+        for n in notices:
+            self.notice(n)
+        self.changed()
 
     async def _pre_arm(self) -> None:
         assert self.client is not None
@@ -192,7 +211,9 @@ class Cueboard:
         async with self._scan_lock:
             started = time.perf_counter()
             library: Library = await anyio.to_thread.run_sync(scan, root)
-            self.library_folder = root
+            if root != self.library_folder:
+                self.library_folder = root
+                self._folder_changed.set()
             changed = self.board.set_library(library)
             log.info(
                 "library (%s): %d sounds in %d categories from %s in %.0f ms",
@@ -219,6 +240,8 @@ class Cueboard:
     # -- events -----------------------------------------------------------------------------
 
     async def handle(self, event: Any) -> None:
+        if self.deck is not None and await self.deck.handle_event(event):
+            return
         m = vxp.models
         match event:
             case m.CommandInvoked(command=command):
@@ -450,6 +473,58 @@ class Cueboard:
         async def refresh() -> None:
             await self.refresh_devices()
 
+        self._register_deck_handlers()
+
+    def _register_deck_handlers(self) -> None:
+        on = self.panel_events.on
+
+        async def deck_call(name: str, *args: Any, **kwargs: Any) -> None:
+            if self.deck is None:
+                return
+            result = await getattr(self.deck, name)(*args, **kwargs)
+            if isinstance(result, Notice):
+                self.notice(result)
+
+        @on("overlay", "media-open")
+        async def media_open(url: str, label: str) -> None:
+            await deck_call("open", url, label)
+
+        @on("overlay", "media-reload")
+        async def media_reload(key: str, url: str, label: str) -> None:
+            await deck_call("reload", key, url, label)
+
+        @on("overlay", "media-close")
+        async def media_close(key: str) -> None:
+            await deck_call("close", key)
+
+        @on("overlay", "media-set-paused")
+        async def media_paused(key: str, paused: bool) -> None:
+            await deck_call("set_options", key, paused=paused)
+
+        @on("overlay", "media-set-volume")
+        async def media_volume(key: str, pct: int) -> None:
+            await deck_call("set_options", key, volume_pct=pct)
+
+        @on("overlay", "media-set-muted")
+        async def media_muted(key: str, muted: bool) -> None:
+            await deck_call("set_options", key, muted=muted)
+
+        @on("dash-tab", "set-media-show-video")
+        async def media_show_video(on_: bool) -> None:
+            await deck_call("set_defaults", show_video=on_)
+
+        @on("dash-tab", "set-media-max-fps")
+        async def media_max_fps(fps: int) -> None:
+            await deck_call("set_defaults", max_fps=fps)
+
+        @on("dash-tab", "set-media-native-controls")
+        async def media_native(on_: bool) -> None:
+            await deck_call("set_defaults", native_controls=on_)
+
+        @on("dash-tab", "set-media-controls-on-player")
+        async def media_on_player(on_: bool) -> None:
+            await deck_call("set_defaults", controls_on_player=on_)
+
     async def set_favourite(self, rel: str, on: bool) -> None:
         st = self.board.states.get(rel)
         client = self.client
@@ -502,6 +577,28 @@ class Cueboard:
             },
         )
 
+    # -- watching the folder ----------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        """Rescan when files change under the sounds folder (inotify & co. via watchfiles:
+        no polling), debounced so a copy of many files is one rescan."""
+        while True:
+            folder = self.library_folder
+            if folder is None or not folder.is_dir():
+                await self._folder_changed.wait()
+                self._folder_changed = anyio.Event()
+                continue
+            from watchfiles import awatch
+
+            stop = self._folder_changed
+            async for _ in awatch(folder, debounce=400, stop_event=stop, recursive=True):
+                await self.rescan(reason="files changed")
+            self._folder_changed = anyio.Event()
+
+    def _stop_watching(self) -> None:
+        """awatch waits in a thread that a cancel cannot interrupt: its stop event can."""
+        self._folder_changed.set()
+
     # -- timers -----------------------------------------------------------------------------
 
     async def _now_playing(self) -> None:
@@ -526,21 +623,27 @@ class Cueboard:
 
     async def serve(self, client: vxp.Client) -> None:
         """Run one connection until shutting_down or a disconnect."""
+        lost: vxp.ConnectionClosed | None = None
         async with anyio.create_task_group() as tg:
-            tg.start_soon(self.overlay.run)
-            tg.start_soon(self._views)
-            tg.start_soon(self.prefs.run)
-            tg.start_soon(self._now_playing)
-            tg.start_soon(self.icons.run, client)
-            await self.attach(client)
-            async for event in client.events():
-                await self.handle(event)
-                if self.shutting_down:
-                    break
-            if client.is_open:  # the final state always reaches the panels
-                self.refresh_views()
-                await self.overlay.flush()
+            tasks = (self.overlay.run, self._views, self.prefs.run, self._now_playing, self._watch)
+            for task in tasks:
+                tg.start_soon(_until_disconnected, task)
+            tg.start_soon(_until_disconnected, lambda: self.icons.run(client))
+            try:
+                await self.attach(client)
+                async for event in client.events():
+                    await self.handle(event)
+                    if self.shutting_down:
+                        break
+                if client.is_open:  # the final state always reaches the panels
+                    self.refresh_views()
+                    await self.overlay.flush()
+            except vxp.ConnectionClosed as exc:
+                lost = exc
+            self._stop_watching()
             tg.cancel_scope.cancel()
+        if lost is not None:
+            raise lost
 
     async def finish(self) -> None:
         """Flush what the user changed before exiting 0 (EVT-2)."""
@@ -549,6 +652,15 @@ class Cueboard:
                 await self.prefs.flush()
             except vxp.VxpError as exc:
                 log.warning("could not save every change: %s", exc)
+
+
+async def _until_disconnected(task: Callable[[], Awaitable[None]]) -> None:
+    """A background task ends quietly when the connection goes: the event loop notices too,
+    and reconnecting is its decision."""
+    try:
+        await task()
+    except vxp.ConnectionClosed:
+        return
 
 
 class _NoKv:

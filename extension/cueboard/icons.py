@@ -3,12 +3,14 @@
 Decoding runs in a separate process (anyio's ``to_process``), not a thread: a thread holds the
 GIL against the event loop, and on two cores that can hold a press back by a whole switch
 interval; a process cannot (``bench/bench_latency.py`` measures both). Pillow is therefore
-never imported into the extension's own process.
+never imported into the extension's own process. ``CUEBOARD_ICON_DECODE=thread`` picks threads
+instead, so the bench can measure both with the same Cueboard.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cueboard.icons")
 PANEL = "overlay"
+ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
 
 type Decoded = tuple[dict[str, Any], dict[str, Any] | None]  # animated params, still params
 
@@ -72,7 +75,9 @@ class _Port:
 
 
 class IconManager:
-    def __init__(self, on_change: Callable[[], None], *, in_process: bool = True) -> None:
+    def __init__(self, on_change: Callable[[], None], *, in_process: bool | None = None) -> None:
+        if in_process is None:
+            in_process = os.environ.get(ICON_DECODE_ENV, "process").strip().lower() != "thread"
         self.table = AssetTable()
         self.decoded: dict[str, tuple[Icon, dict[str, dict[str, Any]]] | None] = {}
         self.shown: dict[str, str] = {}  # rel path -> key shown in the grid

@@ -131,13 +131,17 @@ class PrefsStore:
             rel = self._dirty.pop()
             prefs = self.get(rel)
             key = key_for(rel)
-            if prefs.is_default:
-                await self.kv.delete(key)
-            else:
-                hashed = key.startswith(HASH_PREFIX)
-                self.over_quota = await self.kv.set_value(
-                    key, prefs.to_record(rel if hashed else None)
-                )
+            try:
+                if prefs.is_default:
+                    await self.kv.delete(key)
+                else:
+                    hashed = key.startswith(HASH_PREFIX)
+                    self.over_quota = await self.kv.set_value(
+                        key, prefs.to_record(rel if hashed else None)
+                    )
+            except BaseException:
+                self._dirty.add(rel)  # not written: it goes with the next flush
+                raise
             self.writes += 1
 
     async def run(self) -> None:

@@ -60,6 +60,7 @@ class Status:
     key: str | None = None  # i18n key; None: nothing to show
     params: dict[str, Any] = field(default_factory=dict[str, Any])
     level: int = 0  # 0 info, 1 warn, 2 error
+    render: Callable[[Any], str] | None = None  # when the text needs more than key + params
 
 
 class Soundboard:
@@ -359,4 +360,8 @@ class Soundboard:
 
     def set_status(self, key: str | None, level: int = 0, **params: Any) -> None:
         self.status = Status(key, params, level)
+        self._on_change()
+
+    def set_notice(self, key: str, level: int, render: Callable[[Any], str]) -> None:
+        self.status = Status(key, {}, level, render)
         self._on_change()

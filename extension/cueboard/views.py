@@ -86,11 +86,18 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
             "soundboard-gain": board.settings.soundboard_gain,
             "mic-gain": board.settings.mic_gain,
             "mic-enabled": board.settings.mic_enabled,
-            "status-text": cat.t(status.key, **status.params) if status.key else "",
+            "status-text": status_text(board, cat),
             "status-level": status.level,
         }
     )
     return values
+
+
+def status_text(board: Soundboard, cat: Catalog) -> str:
+    status = board.status
+    if status.render is not None:
+        return status.render(cat)
+    return cat.t(status.key, **status.params) if status.key else ""
 
 
 def dash_values(

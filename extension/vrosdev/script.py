@@ -12,6 +12,8 @@ One step a line, ``#`` starts a comment::
     media-stop KEY                media-control KEY ACTION [VALUE] generation=N
     focus PANEL ELEMENT           blur PANEL
     kill                          (SIGKILL the extension: a crash, for tests)
+    disconnect [forget-sounds]    (drop the connection without shutting_down, as a host restart;
+                                   forget-sounds also unloads every sound)
     shutdown
 
 JSON-ARGS of ``click`` are plain JSON values (true, 3, 0.5, "text"), typed as the panel_event
@@ -65,6 +67,7 @@ VERBS = {
     "focus": (2, 2),
     "blur": (1, 1),
     "kill": (0, 0),
+    "disconnect": (0, 1),
     "shutdown": (0, 0),
 }
 
@@ -151,6 +154,7 @@ class ScriptRunner:
             "focus": self._focus,
             "blur": self._blur,
             "kill": self._kill,
+            "disconnect": self._disconnect,
         }
 
     async def run(self, steps: list[Step]) -> bool:
@@ -279,6 +283,19 @@ class ScriptRunner:
         if control is None:
             raise ScriptError(f"line {step.line_no}: media is not simulated")
         await control(step)
+
+    async def _disconnect(self, step: Step) -> None:
+        if step.args and step.args[0] != "forget-sounds":
+            raise ScriptError(f"line {step.line_no}: disconnect takes only forget-sounds")
+        if step.args:
+            forget = self.host.services.get("audio_forget")
+            if forget is not None:
+                forget()
+        conn = self.host.connection
+        if conn is not None:
+            self.host.ready = anyio.Event()
+            await conn.close()
+        await self.host.ready.wait()  # the extension's next hello
 
     async def _kill(self, step: Step) -> None:
         kill = self.host.services.get("kill_extension")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 from .errors import InvalidRequest
 from .secret import Secret
@@ -35,6 +36,8 @@ class _Caller(Protocol):
 
 def build[M: BaseModel](model: Callable[..., M], /, **fields: Any) -> M:
     """Construct a request model; turn a validation failure into :class:`InvalidRequest`."""
+    from pydantic import ValidationError
+
     try:
         return model(**fields)
     except ValidationError as exc:

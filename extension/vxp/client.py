@@ -11,12 +11,11 @@ import logging
 import math
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from pydantic import BaseModel
 
 from ._namespaces import Namespaces
 from .errors import (
@@ -27,7 +26,6 @@ from .errors import (
     VxpError,
 )
 from .models._limits import HELLO_DEADLINE_S
-from .models.handshake import Welcome
 from .session import (
     Closed,
     EventReceived,
@@ -41,6 +39,11 @@ from .session import (
 )
 from .transport import CONNECT_RETRY_S, LaunchEnvironment, Opener, open_endpoint
 from .version import CLIENT_VERSION, Version
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from .models.handshake import Welcome
 
 __all__ = ["Client", "connect"]
 

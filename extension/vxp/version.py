@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BaseModel
-
-from .models._base import Since
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["CLIENT_VERSION", "Version", "fields_newer_than"]
 
@@ -34,6 +33,8 @@ CLIENT_VERSION = Version(1, 7)
 
 def fields_newer_than(model: BaseModel, host: Version) -> list[str]:
     """Names of fields set on ``model`` (not None) that need a newer host than ``host``."""
+    from .models._base import Since
+
     newer: list[str] = []
     for name, info in type(model).model_fields.items():
         value: Any = getattr(model, name)

@@ -155,3 +155,105 @@ def test_remote_control_over_the_bus(tmp_path: Path) -> None:
 
 def test_shutting_down_exits_zero_and_repo_manifest_is_used() -> None:
     assert (REPO / "manifest.toml").exists()
+
+
+def test_reconnect_registers_again_and_plays(tmp_path: Path) -> None:
+    """A drop without shutting_down: hello again, commands again, props again (issue 6)."""
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path, "settle\ndisconnect\nsettle\ninvoke play-slot-1\nsleep 0.5\n", content=content
+    )
+    assert run.code == 0
+    hellos = [
+        i
+        for i, x in enumerate(run.transcript)
+        if x.get("dir") == "ext>host" and x["frame"].get("method") == "hello"
+    ]
+    assert len(hellos) == 2
+    after = run.transcript[hellos[1] :]
+    methods = {
+        (x["frame"].get("method"), (x["frame"].get("params") or {}).get("op"))
+        for x in after
+        if x.get("dir") == "ext>host"
+    }
+    assert {
+        ("commands", "register"),
+        ("panel", "props"),
+        ("assets", "put"),
+        ("audio", "play"),
+    } <= methods
+
+
+def test_unknown_sound_after_a_host_restart_reloads_and_plays(tmp_path: Path) -> None:
+    """R21: a host that lost its sounds answers unknown_sound; Cueboard loads again, plays once."""
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        "settle\ndisconnect forget-sounds\nsettle\ninvoke play-slot-1\nsleep 0.8\n",
+        content=content,
+    )
+    plays = run.sent("audio", "play")
+    assert len(plays) == 2
+    assert plays[0]["params"]["sound"] != plays[1]["params"]["sound"]
+    assert rms(run.wav("soundboard")) > 0.01
+
+
+def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        "\n".join(
+            [
+                "settle",
+                'click dash-tab set-sound-looping ["01 Beep.wav", true]',
+                "lifecycle quitting",
+                "settle 0.2",
+                "invoke play-slot-1",
+                "sleep 0.2",
+                "lifecycle detached",
+                "sleep 0.3",
+            ]
+        ),
+        content=content,
+    )
+    kv_sets = [f for f in run.sent("kv", "set") if f["params"]["key"] == "s:01 Beep.wav"]
+    assert kv_sets and kv_sets[0]["params"]["value"] == {"l": 1}
+    play = run.sent("audio", "play")[0]
+    assert play["params"]["looping"] is True
+    assert run.sent("audio", "stop")[0]["params"]["sound"] == play["params"]["sound"]
+
+
+def test_without_the_audio_grant_nothing_is_sent_and_the_overlay_says_so(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    manifest_grants = {"bus": ["vr.lifecycle"], "overlays": True, "media": True}
+    run = run_cueboard(
+        tmp_path,
+        "settle\ninvoke play-slot-1\nsleep 0.3\n",
+        content=content,
+        granted=manifest_grants,
+    )
+    assert run.code == 0
+    assert run.sent("audio") == []
+    texts = [
+        pair[1]["v"]
+        for f in run.sent("panel", "props")
+        for pair in f["params"]["props"]
+        if pair[0] == "status-text"
+    ]
+    assert texts and "audio permission" in texts[-1]
+
+
+def test_now_playing_toast_defines_a_runtime_panel(tmp_path: Path) -> None:
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        "settle\nsetting now_playing_toast true\n"
+        "invoke play-slot-1\ninvoke play-slot-2\nsleep 0.3\n",
+        content=content,
+    )
+    defines = run.sent("panel", "define")
+    assert len(defines) == 1 and defines[0]["params"]["panel"] == "now-playing"
+    assert defines[0]["params"]["anchor"] == "hmd"
+    toast_props = [f for f in run.sent("panel", "props") if f["params"]["panel"] == "now-playing"]
+    names = [p[1]["v"] for f in toast_props for p in f["params"]["props"] if p[0] == "sound-name"]
+    assert names[-1] == "02 Boop"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     sounds = content.generate(out / "content")
     print(f"demo content: {sum(1 for _ in sounds.rglob('*.wav'))} sounds in {sounds}")
+    shutil.rmtree(out / "state", ignore_errors=True)  # each demo starts as a first run
     record = out / "transcript.jsonl"
     record.unlink(missing_ok=True)
     common = [
@@ -101,7 +103,7 @@ def narrate(transcript: list[dict[str, Any]]) -> list[str]:
                 pending[rid] = params
             elif (method, op) == ("bus", "publish"):
                 lines.append(f"{t}  bus: {params['topic']} {json.dumps(params['payload'])}")
-            elif (method, op) == ("kv", "set") and not str(params.get("key", "")).startswith("s:"):
+            elif (method, op) == ("kv", "set") and ":" not in str(params.get("key", "")):
                 lines.append(f"{t}  setting {params['key']} = {json.dumps(params['value'])}")
         elif entry["dir"] == "host>ext":
             result = frame.get("result")

@@ -33,6 +33,17 @@ def install(host: ExtensionHost) -> None:
     state: dict[str, Any] = {"engine": None}
     gates: dict[str, anyio.Event] = {}
     pending: set[str] = host.services.setdefault("audio_pending", set())  # loads not yet reported
+    loaded: set[str] = set()
+
+    def forget() -> None:
+        """A host restart that loses every decoded sound (the script's disconnect forget-sounds)."""
+        eng = state["engine"]
+        if eng is not None:
+            for sound in list(loaded):
+                eng.unload(sound)
+        loaded.clear()
+
+    host.services["audio_forget"] = forget
     send, receive = anyio.create_memory_object_stream[tuple[str, Any]](1024)
 
     def engine() -> AudioEngine:
@@ -74,6 +85,7 @@ def install(host: ExtensionHost) -> None:
                 started = eng.load(path, normalize)
                 if hasattr(started, "code"):
                     raise DomainErr(started.code, started.message)  # type: ignore[union-attr]
+                loaded.add(started.sound)  # type: ignore[union-attr]
                 gate = anyio.Event()
                 gates[started.sound] = gate  # type: ignore[union-attr]
                 pending.add(started.sound)  # type: ignore[union-attr]
