@@ -50,6 +50,9 @@ test: venv sysdeps lint
 test-fast: venv
 	$(PY) -m pytest -q -m "not slow and not display" tests
 
+screenshots: venv sysdeps
+	$(PY) -m cueboard.demo --screenshots docs/screenshots
+
 bench: venv sysdeps
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 

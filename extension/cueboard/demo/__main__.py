@@ -21,12 +21,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cueboard.demo", description=__doc__)
     parser.add_argument("--out", type=Path, default=REPO / "demo-out")
     parser.add_argument("--preview", action="store_true", help="open the live preview instead")
+    parser.add_argument(
+        "--screenshots", type=Path, metavar="DIR", help="only render the overlay in 4 variants"
+    )
     args = parser.parse_args(argv)
     out: Path = args.out
     os.environ.setdefault("CUEBOARD_LOG", "WARNING")  # the narration below is the demo's log
     out.mkdir(parents=True, exist_ok=True)
     sounds = content.generate(out / "content")
     print(f"demo content: {sum(1 for _ in sounds.rglob('*.wav'))} sounds in {sounds}")
+    if args.screenshots is not None:
+        variants = [(loc, theme) for theme in ("signal", "daylight") for loc in ("en-US", "ja-JP")]
+        shots = screenshots(out, args.screenshots, variants)
+        for shot in shots:
+            print(f"screenshot: {shot}")
+        return 0 if len(shots) == len(variants) else 1
     shutil.rmtree(out / "state", ignore_errors=True)  # each demo starts as a first run
     record = out / "transcript.jsonl"
     record.unlink(missing_ok=True)
@@ -56,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for channel in ("soundboard", "mic", "ui"):
         print(describe_wav(out / f"{channel}.wav"))
-    shots = screenshots(out)
+    shots = screenshots(out, out, [("en-US", "signal"), ("ja-JP", "daylight")])
     for shot in shots:
         print(f"screenshot: {shot}")
     print(f"transcript: {record}")
@@ -155,15 +164,16 @@ def describe_wav(path: Path) -> str:
     return f"{path}: {len(data) / rate:.1f} s at {rate} Hz, peak {peak:.2f}"
 
 
-def screenshots(out: Path) -> list[Path]:
-    """The overlay in en-US and ja-JP, when vrosdev can render panels here."""
+def screenshots(out: Path, target_dir: Path, variants: list[tuple[str, str]]) -> list[Path]:
+    """The overlay in each (locale, theme), when vrosdev can render panels here."""
     try:
         from vrosdev.cli import main as vrosdev
     except ImportError:
         return []
     shots: list[Path] = []
-    for locale, theme in (("en-US", "signal"), ("ja-JP", "daylight")):
-        target = out / f"overlay-{locale}-{theme}.png"
+    target_dir.mkdir(parents=True, exist_ok=True)
+    for locale, theme in variants:
+        target = target_dir / f"overlay-{locale}-{theme}.png"
         argv = [
             "screenshot",
             "--manifest",
