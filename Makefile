@@ -56,6 +56,11 @@ screenshots: venv sysdeps
 bench: venv sysdeps
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
+BUNDLE_PLATFORMS := linux_x86_64 win_amd64
+
+bundle: venv sysdeps
+	@for p in $(BUNDLE_PLATFORMS); do $(PY) packaging/build.py --platform $$p --out dist || exit 1; done
+
 # Regenerate the pins after changing pyproject.toml's dependencies.
 lock:
 	rm -rf $(CACHE)/lockvenv && $(PYTHON_FOUND) -m venv $(CACHE)/lockvenv

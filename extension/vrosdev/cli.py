@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_host_options(run)
     run.add_argument("--script", type=Path, help="scripted steps; vrosdev stops at its end")
     run.add_argument("--preview", action="store_true", help="open a window per visible panel")
+    install = sub.add_parser("install", help="install a .vrosext bundle for run --installed")
+    install.add_argument("bundle", type=Path, help="a bundle built by packaging/build.py")
+    install.add_argument("--state", type=Path, help="default: ~/.local/state/vrosdev")
+    install.add_argument(
+        "--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR")
+    )
     from .screenshot import add_parser as add_screenshot_parser
 
     add_screenshot_parser(sub)
@@ -89,7 +95,11 @@ def config_from_args(args: argparse.Namespace) -> tuple[HostConfig, list[str], P
     settings: list[Any] = []
     panels: dict[str, str] = {}
     if args.manifest is not None or args.installed is not None:
-        path = args.manifest if args.manifest is not None else installed_manifest(args.installed)
+        path = (
+            args.manifest
+            if args.manifest is not None
+            else installed_manifest(args.installed, args.state or default_state_dir())
+        )
         try:
             manifest = load_manifest(path)
         except ManifestError as exc:
@@ -164,8 +174,10 @@ def load_manifest_panel(role: str, path: Path) -> str:
     return source
 
 
-def installed_manifest(ext_id: str) -> Path:
-    path = default_state_dir() / "extensions" / ext_id / "manifest.toml"
+def installed_manifest(ext_id: str, state: Path) -> Path:
+    from .install import installed_folder
+
+    path = installed_folder(state, ext_id) / "manifest.toml"
     if not path.exists():
         raise SystemExit(f"vrosdev: {ext_id} is not installed (no {path})")
     return path
@@ -187,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     if args.verb == "run":
         return _run(args)
+    if args.verb == "install":
+        return _install(args)
     if args.verb == "screenshot":
         from .screenshot import main as screenshot_main
 
@@ -217,6 +231,17 @@ def _run(args: argparse.Namespace) -> int:
             renderer_factory=renderer,
         )
     )
+
+
+def _install(args: argparse.Namespace) -> int:
+    from .install import InstallError, install_bundle
+
+    try:
+        folder = install_bundle(args.bundle, args.state or default_state_dir())
+    except InstallError as exc:
+        raise SystemExit(f"vrosdev: {exc}") from None
+    print(f"vrosdev: installed {folder.name} into {folder}")
+    return 0
 
 
 def _preview_renderer(config: HostConfig) -> Any:

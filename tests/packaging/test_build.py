@@ -15,9 +15,12 @@ from tests.packaging.conftest import REPO, THIS_PYTHON, build_linux, run_build
 from vxp.manifest import parse_manifest
 
 
-def test_two_builds_are_byte_identical(wheelhouse: Path, tmp_path: Path) -> None:
-    first = build_linux(wheelhouse, tmp_path / "one")
-    second = build_linux(wheelhouse, tmp_path / "two")
+def test_two_builds_are_byte_identical(source_copy: Path, wheelhouse: Path, tmp_path: Path) -> None:
+    """Built from one snapshot of the sources (the same commit), into different folders."""
+    assert _build_from(source_copy, wheelhouse, tmp_path / "one")[0] == 0
+    assert _build_from(source_copy, wheelhouse, tmp_path / "two")[0] == 0
+    (first,) = (tmp_path / "one").glob("*.vrosext")
+    (second,) = (tmp_path / "two").glob("*.vrosext")
     assert first.name == second.name == "cueboard-0.1.0-linux_x86_64.vrosext"
     assert first.read_bytes() == second.read_bytes()
 
