@@ -32,7 +32,7 @@ from .overlay import BLANK_ICON_KEY, OverlayModel, PanelEvents, blank_icon_asset
 from .prefs import PrefsStore
 from .settings import Settings
 from .soundboard import STATUS_RECONCILE_S, Soundboard
-from .views import dash_values, overlay_values
+from .views import dash_values, overlay_values, usage_values
 
 log = logging.getLogger("cueboard")
 
@@ -98,11 +98,26 @@ class Cueboard:
         board, cat = self.board, self.catalog
         self.overlay.update("overlay", overlay_values(board, cat, self.icons.shown))
         dash = dash_values(board, cat, library_page=self.dash_page, selected=self.selected)
+        if self.overlay.is_visible("dash-tab"):  # diagnostics only while someone looks
+            dash.update(
+                usage_values(
+                    cat,
+                    assets=(len(self.icons.table), self.icons.table.used_bytes),
+                    kv_bytes=self.prefs.kv_bytes(),
+                    toast_note=self._toast_note(),
+                )
+            )
         self.overlay.update("dash-tab", dash)
         if self.deck is not None:
             for panel, values in deck_props(self.deck.view(), cat).items():
                 for name, wire in values.items():
                     self.overlay.set_wire(panel, name, wire)
+
+    def _toast_note(self) -> str:
+        client = self.client
+        if client is not None and not client.welcome.granted.overlays:
+            return self.catalog.t("dash.toast_needs_overlays")
+        return ""
 
     def notice(self, notice: Notice) -> None:
         self.board.set_notice(notice.key, int(notice.level), notice.text)
@@ -252,6 +267,9 @@ class Cueboard:
                 self.overlay.panel_shown(panel)
                 if panel == "overlay":
                     await self.load_ahead()
+                elif panel == "dash-tab":
+                    self.changed()
+                    await self.refresh_devices()
             case m.PanelHidden(panel=panel):
                 self.overlay.panel_hidden(panel)
             case m.AudioLoaded(sound=sound, outcome=outcome):
@@ -550,8 +568,12 @@ class Cueboard:
         client = self.client
         if client is None or not client.welcome.granted.audio:
             return
-        channels = await client.audio.list_channels()
-        devices = await client.audio.list_devices()
+        try:
+            channels = await client.audio.list_channels()
+            devices = await client.audio.list_devices()
+        except vxp.DomainError as exc:
+            log.info("devices: %s", exc.code)
+            return
         cat = self.catalog
         self.overlay.update(
             "dash-tab",

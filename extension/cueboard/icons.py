@@ -103,7 +103,12 @@ class IconManager:
             except anyio.BrokenWorkerProcess as exc:
                 log.warning("icon worker process failed (%s); decoding in a thread instead", exc)
                 self.in_process = False
-        return await anyio.to_thread.run_sync(decode_icon, str(path))
+            except Exception as exc:  # e.g. Pillow missing: no icons, never a crash
+                return f"cannot decode: {type(exc).__name__}"
+        try:
+            return await anyio.to_thread.run_sync(decode_icon, str(path))
+        except Exception as exc:
+            return f"cannot decode: {type(exc).__name__}"
 
     async def run(self, client: vxp.Client) -> None:
         while True:

@@ -152,6 +152,19 @@ class PrefsStore:
             await anyio.sleep(FLUSH_DELAY_S)
             await self.flush()
 
+    def kv_bytes(self) -> int:
+        """What the records take in kv, measured as the host does (readings R8, R30)."""
+        import json
+
+        total = 0
+        for rel, prefs in self.prefs.items():
+            if prefs.is_default:
+                continue
+            key = key_for(rel)
+            rec = prefs.to_record(rel if key.startswith(HASH_PREFIX) else None)
+            total += len(key.encode()) + len(json.dumps(rec, separators=(",", ":")).encode())
+        return total
+
     def favourites(self) -> dict[str, str]:
         """slug -> rel path."""
         return {p.favourite: rel for rel, p in self.prefs.items() if p.favourite}

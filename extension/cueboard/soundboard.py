@@ -243,10 +243,13 @@ class Soundboard:
             return
         if st.status == "too_large":
             return
+        if st.status == "failed" and st.fingerprint == st.sound.fingerprint:
+            # The same file fails the same way: say so again rather than load again (no
+            # retry storm); a changed file is loaded again by the rescan that notices it.
+            self.set_status("status.load_failed", 2, name=st.sound.name, code=st.code or "")
+            return
         st.press_at = time.monotonic()
         if st.status != "loading":
-            if st.status == "failed":
-                st.fingerprint = None  # a press is the user asking to try again
             await self.ensure_loaded(rel)
         self._on_change()
 

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from vxp.models._limits import (
+    ASSET_TABLE_MAX_BYTES,
+    ASSET_TABLE_MAX_ENTRIES,
+    KV_SOFT_QUOTA_BYTES,
+)
+
 from .commands import STATIC_COMMANDS, favourite_command, slot_of
 from .contract import SlotState
 from .i18n import Catalog
@@ -100,6 +106,34 @@ def status_text(board: Soundboard, cat: Catalog) -> str:
     return cat.t(status.key, **status.params) if status.key else ""
 
 
+def usage_values(
+    cat: Catalog, *, assets: tuple[int, int], kv_bytes: int, toast_note: str
+) -> dict[str, Any]:
+    """The dash-tab's diagnostics: asset table and kv use against their budgets."""
+    count, used = assets
+    return {
+        "asset-fraction": min(1.0, used / ASSET_TABLE_MAX_BYTES),
+        "asset-usage": cat.t(
+            "dash.asset_usage",
+            count=count,
+            max=ASSET_TABLE_MAX_ENTRIES,
+            used=_mib(used),
+            budget=_mib(ASSET_TABLE_MAX_BYTES),
+        ),
+        "kv-fraction": min(1.0, kv_bytes / KV_SOFT_QUOTA_BYTES),
+        "kv-usage": cat.t("dash.kv_usage", used=_kib(kv_bytes), quota=_kib(KV_SOFT_QUOTA_BYTES)),
+        "toast-note": toast_note,
+    }
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def _kib(n: int) -> str:
+    return f"{n / 1024:.0f} KiB"
+
+
 def dash_values(
     board: Soundboard, cat: Catalog, *, library_page: int, selected: str | None
 ) -> dict[str, Any]:
@@ -129,6 +163,8 @@ def dash_values(
             "dash.library_summary", count=len(board.library.sounds), broken=broken
         ),
         "bindings": binding_rows(board, cat),
+        "status-text": status_text(board, cat),
+        "status-level": board.status.level,
     }
     st = board.states.get(selected or "")
     if st is not None:

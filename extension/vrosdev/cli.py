@@ -129,7 +129,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[HostConfig, list[str], P
             granted["bus"] = [p for p in value.split(",") if p]
         else:
             granted[name] = value
-    content_root = args.content_root
+    content_root = args.content_root.resolve() if args.content_root is not None else None
     if content_root is None:
         content_root = Path(tempfile.mkdtemp(prefix="vrosdev-content-"))
     config = HostConfig(
