@@ -192,6 +192,8 @@ def screenshots(out: Path, target_dir: Path, variants: list[tuple[str, str]]) ->
             str(out / "state"),
             "--log-level",
             "ERROR",
+            "--wait",
+            "3",  # icons decode in a worker process after the first props
         ]
         try:
             if vrosdev(argv) == 0 and target.exists():
