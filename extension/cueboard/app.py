@@ -37,7 +37,7 @@ from .views import dash_values, overlay_values, usage_values
 log = logging.getLogger("cueboard")
 
 EXT_ID = "com.cueboard.soundboard"
-RECONNECT_FOR_S = 10.0
+RECONNECT_FOR_S = float(os.environ.get("CUEBOARD_RECONNECT_S", "10"))  # issue 6: 10 s
 LIFECYCLE = "vr.lifecycle"
 TOAST_PANEL = "now-playing"
 TOAST_SHOW_S = 2.5

@@ -110,13 +110,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[HostConfig, list[str], P
         granted = manifest.capabilities.model_dump()
         settings = list(manifest.settings)
         for role, rel in manifest.panels.items():
-            source_path = folder / rel
-            try:
-                panels[role] = source_path.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise SystemExit(
-                    f"vrosdev: panel {role}: cannot read {source_path}: {exc.strerror}"
-                ) from None
+            panels[role] = load_manifest_panel(role, folder / rel)
         cwd = folder
     else:
         if not args.id:

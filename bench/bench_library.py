@@ -1,0 +1,252 @@
+"""Library scan time and kv bytes for a 10,000-sound library (generated).
+
+    .venv/bin/python bench/bench_library.py [--files 10000] [--folders 50] [--runs 5]
+
+Scan: a tree of ``--folders`` folders holding ``--files`` tiny valid WAV files in all (a 44-byte
+RIFF/WAVE header and a few samples: enough for the sniffing, which reads 12 bytes), plus one
+icon every 20 sounds. ``cueboard.library.scan`` is timed beside two baselines on the same tree:
+``os.walk`` + ``stat`` of every file (what any scan must at least do), and ``os.walk`` + ``stat``
++ reading 12 bytes of each file (the same I/O as the scan, without its Python around it).
+Variants are interleaved, median of ``--runs``. The files were just written, so this is the
+warm page cache: the scan's own cost, not the disk's.
+
+kv: every sound gets a custom gain through ``cueboard.prefs.PrefsStore``, flushed to a kv
+stand-in that counts like the host: per key, its UTF-8 bytes plus the compact JSON UTF-8 bytes
+of the value (readings R8, R30), and the same records put into vrosdev's own ``KvStore`` as a
+cross-check. Measured for the generated paths and for longer, more realistic ones, against the
+1 MiB soft quota (KV-11), with the path length at which 10,000 such records would reach it.
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from cueboard.library import scan
+from cueboard.prefs import PrefsStore, key_for
+from vrosdev.host.namespaces.kv import KvStore as HostKvStore
+from vxp.models._limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
+
+ICON_EVERY = 20
+
+
+# -- the tree ------------------------------------------------------------------------------------
+
+
+def tiny_wav(samples: int = 4) -> bytes:
+    """A valid 16-bit mono 48 kHz WAV: the 44-byte header and ``samples`` silent samples."""
+    data = b"\0\0" * samples
+    header = b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVE"
+    fmt = b"fmt " + struct.pack("<IHHIIHH", 16, 1, 1, 48000, 96000, 2, 16)
+    return header + fmt + b"data" + struct.pack("<I", len(data)) + data
+
+
+def make_tree(root: Path, files: int, folders: int) -> int:
+    wav = tiny_wav()
+    gif = b"GIF89a" + b"\0" * 26
+    per_folder = -(-files // folders)
+    made = 0
+    for f in range(folders):
+        folder = root / f"Category {f + 1:02d}"
+        folder.mkdir(parents=True)
+        for n in range(per_folder):
+            if made == files:
+                break
+            name = f"Sound {n + 1:04d}"
+            (folder / f"{name}.wav").write_bytes(wav)
+            if n % ICON_EVERY == 0:
+                (folder / f"{name}.gif").write_bytes(gif)
+            made += 1
+    return made
+
+
+def walk_stat(root: Path) -> int:
+    count = 0
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            os.stat(os.path.join(folder, name))
+            count += 1
+    return count
+
+
+def walk_stat_read(root: Path) -> int:
+    count = 0
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            os.stat(path)
+            with open(path, "rb") as f:
+                f.read(12)
+            count += 1
+    return count
+
+
+def scan_sounds(root: Path) -> int:
+    return len(scan(root).sounds)
+
+
+def time_interleaved(
+    variants: dict[str, Callable[[Path], int]], root: Path, runs: int
+) -> dict[str, tuple[float, int]]:
+    """Median seconds and the count each variant found; one run of each per round."""
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    counts: dict[str, int] = {}
+    for name, fn in variants.items():  # warm-up: page cache, imports
+        counts[name] = fn(root)
+    for _ in range(runs):
+        for name, fn in variants.items():
+            started = time.perf_counter()
+            counts[name] = fn(root)
+            times[name].append(time.perf_counter() - started)
+    return {name: (statistics.median(t), counts[name]) for name, t in times.items()}
+
+
+# -- kv ------------------------------------------------------------------------------------------
+
+
+class MeasuringKv:
+    """A kv stand-in that counts like the host (R8, R30), and mirrors into vrosdev's store."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.sizes: dict[str, int] = {}
+        self.host = HostKvStore(None)
+
+    @property
+    def bytes_used(self) -> int:
+        return sum(self.sizes.values())
+
+    async def get_value(self, key: str) -> Any:
+        return self.values.get(key)
+
+    async def set_value(self, key: str, value: Any) -> bool:
+        self.values[key] = value
+        self.sizes[key] = utf8_len(key) + json_size(value)
+        self.host.set(key, value)
+        return self.bytes_used > KV_SOFT_QUOTA_BYTES
+
+    async def delete(self, key: str) -> None:
+        self.values.pop(key, None)
+        self.sizes.pop(key, None)
+        self.host.delete(key)
+
+    async def keys(self) -> list[str]:
+        return list(self.values)
+
+
+async def kv_for(rel_paths: list[str], seed: int = 7) -> tuple[MeasuringKv, PrefsStore]:
+    rng = random.Random(seed)
+    kv = MeasuringKv()
+    prefs = PrefsStore(kv)
+    await prefs.load()  # writes the schema key, as on a first start
+    for rel in rel_paths:
+        prefs.update(rel, gain=rng.randint(1, 99))  # 100 is the default and is not stored
+    await prefs.flush()
+    return kv, prefs
+
+
+def realistic_paths(count: int, seed: int = 11) -> list[str]:
+    """Folder and file names of the length people give them (about 55 characters a path)."""
+    rng = random.Random(seed)
+    words = (
+        "airhorn applause bruh crickets drumroll fail laugh track wow sad trombone vine boom "
+        "bonk oof yeet dramatic chipmunk record scratch windows error victory fanfare"
+    ).split()
+    folders = [f"{rng.choice(words).title()} and {rng.choice(words).title()}" for _ in range(50)]
+    out: list[str] = []
+    for n in range(count):
+        name = " ".join(rng.choice(words) for _ in range(4)).title()
+        out.append(f"{folders[n % 50]}/{name} ({n + 1}).mp3")
+    return out
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--folders", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="bench-library-") as tmp:
+        root = Path(tmp) / "Sounds"
+        started = time.perf_counter()
+        made = make_tree(root, args.files, args.folders)
+        icons = -(-made // ICON_EVERY)
+        print(
+            f"tree: {made} WAV files ({len(tiny_wav())} bytes each) and {icons} icons in "
+            f"{args.folders} folders, written in {time.perf_counter() - started:.1f} s"
+        )
+        results = time_interleaved(
+            {
+                "os.walk + stat (baseline)": walk_stat,
+                "os.walk + stat + read 12 bytes": walk_stat_read,
+                "cueboard.library.scan": scan_sounds,
+            },
+            root,
+            args.runs,
+        )
+        library = scan(root)
+        rel_paths = [s.rel_path for s in library.sounds]
+
+    base = results["os.walk + stat (baseline)"][0]
+    print()
+    head = f"{'scan, median of ' + str(args.runs):<34} {'ms':>9} {'found':>7} {'files/s':>10} {'x base':>7}"
+    print(head)
+    print("-" * len(head))
+    for name, (seconds, count) in results.items():
+        print(
+            f"{name:<34} {seconds * 1000:>9.1f} {count:>7} {made / seconds:>10,.0f} "
+            f"{seconds / base:>6.2f}x"
+        )
+    print("(files/s: WAV files in the tree per second of the variant; the baselines also")
+    print(" stat the icons, the scan stats and reads only what has a sound extension)")
+
+    print()
+    cases = [
+        ("generated paths", rel_paths),
+        ("realistic paths", realistic_paths(len(rel_paths))),
+    ]
+    head = (
+        f"{'kv, every sound a custom gain':<30} {'records':>8} {'avg path':>9} {'bytes':>10} "
+        f"{'host count':>11} {'of 1 MiB':>9} {'over?':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    per_record_extra = 0.0
+    for label, paths in cases:
+        kv, prefs = anyio.run(kv_for, paths)
+        used = kv.bytes_used
+        records = len(prefs.prefs)
+        avg_path = statistics.fmean(utf8_len(p) for p in paths)
+        hashed = sum(1 for p in paths if key_for(p).startswith("h:"))
+        print(
+            f"{label:<30} {records:>8} {avg_path:>9.1f} {used:>10,} {kv.host.bytes_used:>11,} "
+            f"{used / KV_SOFT_QUOTA_BYTES:>8.1%} {'yes' if prefs.over_quota else 'no':>6}"
+            + (f"  ({hashed} hashed keys)" if hashed else "")
+        )
+        per_record_extra = (used - json_size(1) - utf8_len("schema")) / records - avg_path
+    budget = KV_SOFT_QUOTA_BYTES / len(rel_paths) - per_record_extra
+    print(
+        f"each record is its path plus ~{per_record_extra:.0f} bytes ('s:' and {{\"g\":NN}}); "
+        f"{len(rel_paths):,} records reach 1 MiB at an average path of ~{budget:.0f} bytes"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""vrosdev's command line: refusals come as one clear line, before anything is launched."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _vrosdev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vrosdev.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_set14_r27_a_broken_manifest_is_refused_with_its_reason(tmp_path: Path) -> None:
+    text = (REPO / "manifest.toml").read_text()
+    broken = text.replace("max = 100", "max = 2000000", 1) + "\nfuture_key = 1\n"
+    (tmp_path / "manifest.toml").write_text(broken)
+    done = _vrosdev("run", "--manifest", str(tmp_path / "manifest.toml"), cwd=tmp_path)
+    assert done.returncode != 0
+    assert "the manifest is refused" in done.stderr
+    assert "future_key" in done.stderr  # R27: the unknown key is named
+    assert "1000000" in done.stderr or "±1,000,000" in done.stderr or "SET-8" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_r24_a_manifest_panel_with_a_forbidden_import_stops_the_launch(tmp_path: Path) -> None:
+    (tmp_path / "panels").mkdir()
+    (tmp_path / "panels" / "overlay.slint").write_text(
+        'import { Button } from "std-widgets.slint";\nexport component P { Button {} }\n'
+    )
+    (tmp_path / "manifest.toml").write_text(
+        'id = "com.example.bad"\nname = "Bad"\nversion = "0.1.0"\nvxp_version = "1.7"\n'
+        'command = ["python3", "-c", "pass"]\n\n[panels]\noverlay = "panels/overlay.slint"\n'
+    )
+    done = _vrosdev("run", "--manifest", str(tmp_path / "manifest.toml"), cwd=tmp_path)
+    assert done.returncode != 0
+    assert "panel overlay" in done.stderr and "std-widgets" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_t1_launch_sets_the_three_variables_and_returns_the_exit_code(tmp_path: Path) -> None:
+    script = (
+        "import os,sys; e=os.environ; "
+        "ok=e['VROS_EXT_ENDPOINT'].endswith('/vros/ext-com.example.env.sock') "
+        "and len(e['VROS_EXT_TOKEN'])>=16 and e['VROS_EXT_ID']=='com.example.env'; "
+        "sys.exit(7 if ok else 1)"
+    )
+    done = _vrosdev(
+        "run",
+        "--command",
+        f'{sys.executable} -c "{script}"',
+        "--id",
+        "com.example.env",
+        "--hello-deadline",
+        "3",
+        "--no-strict",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 7, done.stderr
