@@ -166,5 +166,6 @@ def scan(root: Path) -> Library:
                     too_large=st.st_size > MAX_SOUND_BYTES,
                 )
             )
-    sounds.sort(key=lambda s: (natural_key(s.category), natural_key(s.name)))
+    categories = {c: natural_key(c) for c in {s.category for s in sounds}}  # a few, many sounds
+    sounds.sort(key=lambda s: (categories[s.category], natural_key(s.name)))
     return Library(root, sounds, skipped)
