@@ -8,12 +8,16 @@ import json
 import os
 import shutil
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from ..settings import Settings
 from . import content
 
 HERE = Path(__file__).resolve().parent
+# The user's settings (the manifest's [[settings]]); other kv keys are Cueboard's own records.
+SETTING_KEYS = frozenset(f.name for f in fields(Settings))
 REPO = HERE.parents[2]
 
 
@@ -112,7 +116,7 @@ def narrate(transcript: list[dict[str, Any]]) -> list[str]:
                 pending[rid] = params
             elif (method, op) == ("bus", "publish"):
                 lines.append(f"{t}  bus: {params['topic']} {json.dumps(params['payload'])}")
-            elif (method, op) == ("kv", "set") and ":" not in str(params.get("key", "")):
+            elif (method, op) == ("kv", "set") and params.get("key") in SETTING_KEYS:
                 lines.append(f"{t}  setting {params['key']} = {json.dumps(params['value'])}")
         elif entry["dir"] == "host>ext":
             result = frame.get("result")
