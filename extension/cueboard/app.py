@@ -160,9 +160,9 @@ class Cueboard:
             log.info("settings: %s; using defaults", exc)
         async with anyio.create_task_group() as tg:
             for spec in STATIC_COMMANDS:
-                tg.start_soon(client.commands.register, spec.name)
+                tg.start_soon(self._register, spec.name)
             for slug in self.prefs.favourites():
-                tg.start_soon(client.commands.register, favourite_command(slug))
+                tg.start_soon(self._register, favourite_command(slug))
         if granted.audio:
             await self._pre_arm()
         else:
@@ -180,10 +180,18 @@ class Cueboard:
             self._prefs_loaded = True
             async with anyio.create_task_group() as tg:  # favourites known now: bind them
                 for slug in self.prefs.favourites():
-                    tg.start_soon(client.commands.register, favourite_command(slug))
+                    tg.start_soon(self._register, favourite_command(slug))
         else:
             self.prefs.kv = client.kv
         await self.rescan(reason="start")
+
+    async def _register(self, name: str) -> None:
+        """A command the host refuses is logged, not fatal: the others still bind."""
+        assert self.client is not None
+        try:
+            await self.client.commands.register(name)
+        except (vxp.DomainError, vxp.InvalidRequest) as exc:
+            log.warning("command %s not registered: %s", name, exc)
 
     async def _attach_deck(self, client: vxp.Client) -> None:
         if self.deck is None:
@@ -660,8 +668,8 @@ class Cueboard:
                 if client.is_open:  # the final state always reaches the panels
                     self.refresh_views()
                     await self.overlay.flush()
-            except vxp.ConnectionClosed as exc:
-                lost = exc
+            except* vxp.ConnectionClosed as group:  # one, or several from concurrent requests
+                lost = _first(group)
             self._stop_watching()
             tg.cancel_scope.cancel()
         if lost is not None:
@@ -674,6 +682,11 @@ class Cueboard:
                 await self.prefs.flush()
             except vxp.VxpError as exc:
                 log.warning("could not save every change: %s", exc)
+
+
+def _first(group: BaseExceptionGroup[vxp.ConnectionClosed]) -> vxp.ConnectionClosed:
+    first = group.exceptions[0]
+    return first if isinstance(first, vxp.ConnectionClosed) else _first(first)
 
 
 async def _until_disconnected(task: Callable[[], Awaitable[None]]) -> None:
