@@ -268,36 +268,33 @@ def median_s(fn: Callable[[], object], runs: int = 3) -> float:
 
 
 def icon_costs(gif: Path) -> list[tuple[str, float]]:
-    """Seconds of each step one icon costs, in this process: the decode (off the loop), then
-    what runs on the extension's event loop for it, then the host's parse of the put line."""
+    """Seconds of each step one icon costs, in this process: the decode with the put's
+    validation and serialisation (both in the worker), then what runs on the extension's event
+    loop for it (unpickle, frame), then the host's parse of the put line."""
     import pickle
 
     from cueboard.icons import decode_icon
-    from vxp._namespaces import build
-    from vxp.models import assets
-    from vxp.session import _request_bytes  # pyright: ignore[reportPrivateUsage]
+    from vxp.framing import encode_frame
 
     decode_s = median_s(lambda: decode_icon(str(gif)))
     result = decode_icon(str(gif))
     assert not isinstance(result, str), result
-    params = result[0]
+    _, prepared = result[0]
     blob = pickle.dumps(result)
-    request = build(assets.AssetPut, **params)
-    frame = _request_bytes(9, "assets", request)
+
+    def frame_it() -> bytes:
+        return encode_frame(
+            b'{"jsonrpc":"2.0","id":9,"method":"assets","params":%s}' % prepared.params_json
+        )
+
+    frame = frame_it()
     return [
-        ("decode (worker process or thread)", decode_s),
+        ("decode + validate + serialise the put (worker process or thread)", decode_s),
         (
             f"unpickle the worker's result ({len(blob) / 1e6:.1f} MB; process only)",
             median_s(lambda: pickle.loads(blob)),
         ),
-        (
-            "build AssetPut (pydantic, base64 checks)",
-            median_s(lambda: build(assets.AssetPut, **params)),
-        ),
-        (
-            f"serialize the put line ({len(frame) / 1e6:.1f} MB)",
-            median_s(lambda: _request_bytes(9, "assets", request)),
-        ),
+        (f"frame the prepared put line ({len(frame) / 1e6:.1f} MB)", median_s(frame_it)),
         ("host: json.loads of the put line (vrosdev)", median_s(lambda: json.loads(frame))),
     ]
 

@@ -254,7 +254,7 @@ class AssetPort(Protocol):
     `too_large`, `too_many_frames`, `bad_key`, `bad_pixels`, ...).
     """
 
-    async def put(self, params: Mapping[str, Any]) -> str: ...
+    async def put(self, params: Any) -> str: ...
 
     async def remove(self, key: str) -> str: ...
 
@@ -263,7 +263,7 @@ async def apply_plan(
     table: AssetTable,
     plan: PanelPlan,
     port: AssetPort,
-    params_for: Callable[[AssetRef], Mapping[str, Any]],
+    params_for: Callable[[AssetRef], Any],
     *,
     sleep: Callable[[float], Awaitable[None]],
     schedule: RetrySchedule | None = None,

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_process
 
+from vxp.prepared import Prepared, prepare
+
 from .asset_table import AssetRef, AssetTable, AssetTableFull, Icon, apply_plan
 
 if TYPE_CHECKING:
@@ -29,11 +31,13 @@ log = logging.getLogger("cueboard.icons")
 PANEL = "overlay"
 ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
 
-type Decoded = tuple[dict[str, Any], dict[str, Any] | None]  # animated params, still params
+type Put = tuple[AssetRef, Prepared]
+type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
 
 
 def decode_icon(path: str) -> Decoded | str:
-    """Runs in the worker process: the put params of an icon and of its still variant."""
+    """Runs in the worker process: decode, then validate and serialise the ``assets.put``
+    there too, so the event loop only frames and writes it (bench/bench_latency.py)."""
     from cueboard.thumbnails import ThumbnailError, decode_file
 
     try:
@@ -42,24 +46,27 @@ def decode_icon(path: str) -> Decoded | str:
         return f"{exc.kind}: {exc.reason}"
     except OSError as exc:
         return f"unreadable: {exc.strerror}"
-    still = thumb.first_frame_only().put_params() if thumb.animated else None
-    return thumb.put_params(), still
+    still = _put(thumb.first_frame_only().put_params()) if thumb.animated else None
+    return _put(thumb.put_params()), still
 
 
-def _ref(params: Mapping[str, Any]) -> AssetRef:
+def _put(params: Mapping[str, Any]) -> Put:
+    from vxp.models.assets import AssetPut
+
     frames = len(params["frames"])
-    return AssetRef(params["key"], params["width"] * params["height"] * 4 * frames, frames)
+    ref = AssetRef(params["key"], params["width"] * params["height"] * 4 * frames, frames)
+    return ref, prepare("assets", AssetPut(**params))
 
 
 class _Port:
     def __init__(self, client: vxp.Client) -> None:
         self.client = client
 
-    async def put(self, params: Mapping[str, Any]) -> str:
+    async def put(self, params: Prepared) -> str:
         import vxp
 
         try:
-            await self.client.assets.put(**params)
+            await self.client.assets.put_prepared(params)
         except vxp.DomainError as exc:
             return exc.code
         return "ok"
@@ -79,7 +86,7 @@ class IconManager:
         if in_process is None:
             in_process = os.environ.get(ICON_DECODE_ENV, "process").strip().lower() != "thread"
         self.table = AssetTable()
-        self.decoded: dict[str, tuple[Icon, dict[str, dict[str, Any]]] | None] = {}
+        self.decoded: dict[str, tuple[Icon, dict[str, Prepared]] | None] = {}
         self.shown: dict[str, str] = {}  # rel path -> key shown in the grid
         self._on_change = on_change
         self._wanted = anyio.Event()
@@ -124,19 +131,18 @@ class IconManager:
                     self.failures[rel] = result
                     self.decoded[rel] = None
                     continue
-                anim, still = result
-                params = {anim["key"]: anim}
-                still_ref = _ref(anim)
+                (anim_ref, anim), still = result
+                puts = {anim_ref.key: anim}
+                still_ref = anim_ref
                 if still is not None:
-                    params[still["key"]] = still
-                    still_ref = _ref(still)
-                self.decoded[rel] = (Icon(_ref(anim), still_ref), params)
+                    still_ref, puts[still_ref.key] = still
+                self.decoded[rel] = (Icon(anim_ref, still_ref), puts)
             await self._show(client, page)
 
     async def _show(self, client: vxp.Client, page: list[tuple[str, Path]]) -> None:
         rels = [rel for rel, _ in page if self.decoded.get(rel) is not None]
         icons = [self.decoded[rel][0] for rel in rels]  # type: ignore[index]
-        params: dict[str, dict[str, Any]] = {}
+        params: dict[str, Prepared] = {}
         for rel in rels:
             params.update(self.decoded[rel][1])  # type: ignore[index]
         try:

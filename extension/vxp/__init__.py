@@ -25,6 +25,7 @@ from .errors import (
     ProtocolError,
     VxpError,
 )
+from .prepared import Prepared, prepare
 from .secret import Secret
 from .version import CLIENT_VERSION, Version
 
@@ -46,12 +47,14 @@ __all__ = [
     "MalformedResponse",
     "MissingEnvironment",
     "NotSupportedByHost",
+    "Prepared",
     "ProtocolError",
     "Secret",
     "Version",
     "VxpError",
     "connect",
     "models",
+    "prepare",
 ]
 
 

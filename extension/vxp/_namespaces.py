@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 from .errors import InvalidRequest
+from .prepared import Prepared
 from .secret import Secret
 
 if TYPE_CHECKING:
@@ -30,8 +31,8 @@ T = TypeVar("T")
 
 
 class _Caller(Protocol):
-    async def request(self, namespace: str, params: BaseModel) -> Any: ...
-    async def call(self, namespace: str, params: BaseModel, expect: type[T]) -> T: ...
+    async def request(self, namespace: str, params: BaseModel | Prepared) -> Any: ...
+    async def call(self, namespace: str, params: BaseModel | Prepared, expect: type[T]) -> T: ...
 
 
 def build[M: BaseModel](model: Callable[..., M], /, **fields: Any) -> M:
@@ -186,6 +187,13 @@ class AssetsNamespace(_Namespace):
             assets.AssetPut, key=key, width=width, height=height, frames=list(frames), loop=loop
         )
         await self._c.call("assets", req, assets.AssetOk)
+
+    async def put_prepared(self, prepared: Prepared) -> None:
+        """A put validated and serialised ahead of time (:func:`vxp.prepare`), e.g. in the
+        worker process that decoded the image: the event loop only frames and writes it."""
+        from .models import assets
+
+        await self._c.call("assets", prepared, assets.AssetOk)
 
     async def remove(self, key: str) -> None:
         from .models import assets

@@ -26,6 +26,7 @@ from .errors import (
     VxpError,
 )
 from .models._limits import HELLO_DEADLINE_S
+from .prepared import Prepared
 from .session import (
     Closed,
     EventReceived,
@@ -110,7 +111,7 @@ class Client(Namespaces):
 
     # -- requests ---------------------------------------------------------------------------
 
-    async def request(self, namespace: str, params: BaseModel) -> Any:
+    async def request(self, namespace: str, params: BaseModel | Prepared) -> Any:
         """Send one request and return the namespace's result (``err`` raises DomainError)."""
         if self.closed_reason is not None:
             raise ConnectionClosed(self.closed_reason)
@@ -133,7 +134,7 @@ class Client(Namespaces):
             raise DomainError(namespace, result.code, result.message)
         return result
 
-    async def call(self, namespace: str, params: BaseModel, expect: type[T]) -> T:
+    async def call(self, namespace: str, params: BaseModel | Prepared, expect: type[T]) -> T:
         """:meth:`request`, checked to be of the expected result model."""
         result = await self.request(namespace, params)
         if not isinstance(result, expect):

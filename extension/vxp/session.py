@@ -33,6 +33,7 @@ from .errors import (
     VxpError,
 )
 from .framing import FrameDecoder, encode_frame
+from .prepared import Prepared
 from .secret import Secret
 from .version import CLIENT_VERSION, Version, fields_newer_than
 
@@ -156,7 +157,7 @@ class Session:
             b'{"jsonrpc":"2.0","id":%d,"method":"hello","params":%s}' % (_HELLO_ID, body.encode())
         )
 
-    def request(self, namespace: str, params: BaseModel) -> tuple[int, bytes]:
+    def request(self, namespace: str, params: BaseModel | Prepared) -> tuple[int, bytes]:
         if self.state is not State.READY:
             raise LocalProtocolError(f"cannot send {namespace} while {self.state.value}")
         from .models import registry
@@ -167,14 +168,24 @@ class Session:
         host = self.host_version or self.version
         if not host.at_least(spec.since):
             raise NotSupportedByHost(f"{namespace} needs VXP {spec.since}; the host speaks {host}")
-        newer = fields_newer_than(params, host)
+        if isinstance(params, Prepared):
+            if params.namespace != namespace:
+                raise LocalProtocolError(f"a {params.namespace} request sent as {namespace}")
+            newer = [name for name, since in params.gated if not host.at_least(since)]
+            body = params.params_json
+        else:
+            newer = fields_newer_than(params, host)
+            body = params.model_dump_json(exclude_none=True).encode()
         if newer:
             raise NotSupportedByHost(
                 f"{namespace}: {', '.join(newer)} need a newer host than VXP {host}"
             )
         request_id = self._next_id
         self._next_id += 1
-        frame = _request_bytes(request_id, namespace, params)
+        frame = encode_frame(
+            b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}'
+            % (request_id, namespace.encode(), body)
+        )
         self._pending[request_id] = namespace
         return request_id, frame
 
@@ -326,14 +337,6 @@ class Session:
             out.extend(self._close(f"hello rejected: {result.code}"))
         else:
             out.extend(self._close("hello answered with an unknown result"))
-
-
-def _request_bytes(request_id: int, method: str, params: BaseModel) -> bytes:
-    body = params.model_dump_json(exclude_none=True)
-    return encode_frame(
-        b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}'
-        % (request_id, method.encode(), body.encode())
-    )
 
 
 def _protocol_error(obj: Any, namespace: str | None) -> VxpError:

@@ -21,12 +21,14 @@ def test_vxp_exports_exactly_these_names() -> None:
             "MalformedResponse",
             "MissingEnvironment",
             "NotSupportedByHost",
+            "Prepared",
             "ProtocolError",
             "Secret",
             "Version",
             "VxpError",
             "connect",
             "models",
+            "prepare",
         ]
     )
     for name in vxp.__all__:

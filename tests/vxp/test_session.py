@@ -193,3 +193,22 @@ def test_property_arbitrary_bytes_never_raise(data: bytes) -> None:
         assert all(
             isinstance(o, HostViolation | EventReceived | Replied | Failed | Closed) for o in out
         )
+
+
+def test_a_prepared_request_frames_the_same_bytes_and_keeps_the_version_gate() -> None:
+    """vxp.prepare: serialised elsewhere (a worker process), framed here, still gated (R23)."""
+    import pickle
+
+    from vxp.prepared import prepare
+
+    model = MediaOpen(key="deck-1", url="https://e.test/x", native_controls=True)
+    prepared = pickle.loads(pickle.dumps(prepare("media", model)))
+    assert "e.test" not in repr(prepared)
+    s = ready()
+    _, direct = s.request("media", model)
+    _, framed = s.request("media", prepared)
+    assert json.loads(direct)["params"] == json.loads(framed)["params"]
+    with pytest.raises(NotSupportedByHost, match="native_controls"):
+        ready("1.5").request("media", prepared)
+    with pytest.raises(LocalProtocolError):
+        s.request("kv", prepared)

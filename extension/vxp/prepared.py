@@ -1,0 +1,41 @@
+"""Requests validated and serialised ahead of time, possibly in another process.
+
+A large request (an animated ``assets.put`` is up to 2.7 MB of JSON) costs tens of milliseconds
+to validate and serialise; done on the event loop, that time delays every press behind it.
+:func:`prepare` does that work wherever it is called (a worker process, say) and returns plain
+bytes that pickle cheaply; the session only frames them. The version gate still applies: the
+fields newer than 1.0 travel with the bytes and are checked against the host when sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = ["Prepared", "prepare"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    namespace: str
+    params_json: bytes
+    gated: tuple[tuple[str, str], ...] = ()  # (field, the VXP version that introduced it)
+
+    def __repr__(self) -> str:  # the body may hold pixels or a URL: never in a repr
+        return f"Prepared({self.namespace}, {len(self.params_json)} bytes)"
+
+
+def prepare(namespace: str, params: BaseModel) -> Prepared:
+    """Serialise a request model now (it was validated when it was built)."""
+    from .models._base import Since
+
+    gated: list[tuple[str, str]] = []
+    for name, info in type(params).model_fields.items():
+        if getattr(params, name) is None:
+            continue
+        gated += [(name, m.version) for m in info.metadata if isinstance(m, Since)]
+    body = params.model_dump_json(exclude_none=True).encode()
+    return Prepared(namespace, body, tuple(gated))
