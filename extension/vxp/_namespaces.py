@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-from .errors import InvalidRequest
+from .errors import InvalidRequest, validation_summary
 from .prepared import Prepared
 from .secret import Secret
 
@@ -47,9 +47,7 @@ def build[M: BaseModel](model: Callable[..., M], /, **fields: Any) -> M:
         coded = domain_error_of(exc)
         if coded is not None:
             raise InvalidRequest(coded[1], coded[0]) from None
-        first = exc.errors(include_url=False, include_input=False)[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InvalidRequest(f"{loc}: {first['msg']}" if loc else first["msg"], None) from None
+        raise InvalidRequest(validation_summary(exc, limit=1), None) from None
 
 
 class _Namespace:

@@ -8,6 +8,11 @@ No message here ever contains the launch token or a media URL.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 __all__ = [
     "CapabilityDenied",
     "ConnectionClosed",
@@ -22,6 +27,7 @@ __all__ = [
     "NotSupportedByHost",
     "ProtocolError",
     "VxpError",
+    "validation_summary",
 ]
 
 
@@ -106,3 +112,13 @@ class DomainError(VxpError):
 
 class MalformedResponse(VxpError):
     """The host answered with something that fits no response shape of the namespace."""
+
+
+def validation_summary(exc: ValidationError, limit: int = 3) -> str:
+    """Where and why validation failed, never the input values (they may hold a URL or a
+    secret). Shared by the SDK and vrosdev, so both word refusals alike."""
+    parts: list[str] = []
+    for e in exc.errors(include_url=False, include_input=False)[:limit]:
+        loc = ".".join(str(p) for p in e["loc"])
+        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
+    return "; ".join(parts)

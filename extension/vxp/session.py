@@ -31,6 +31,7 @@ from .errors import (
     NotSupportedByHost,
     ProtocolError,
     VxpError,
+    validation_summary,
 )
 from .framing import FrameDecoder, encode_frame
 from .prepared import Prepared
@@ -38,7 +39,7 @@ from .secret import Secret
 from .version import CLIENT_VERSION, Version, fields_newer_than
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
+    from pydantic import BaseModel
 
     from .models.handshake import Welcome
 
@@ -272,7 +273,7 @@ class Session:
         try:
             event = _registry.event_adapter().validate_python(msg.get("params"))
         except _ValidationError as exc:
-            out.append(HostViolation(f"a malformed event: {_brief(exc)}"))
+            out.append(HostViolation(f"a malformed event: {validation_summary(exc)}"))
             return
         out.append(EventReceived(event))
 
@@ -298,7 +299,7 @@ class Session:
         try:
             result = spec.response.validate_python(msg["result"])
         except _ValidationError as exc:
-            brief = _brief(exc)
+            brief = validation_summary(exc)
             out.append(HostViolation(f"{namespace}: a malformed response: {brief}"))
             out.append(Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")))
             return
@@ -318,7 +319,7 @@ class Session:
         try:
             result = _registry.hello_adapter().validate_python(msg["result"])
         except _ValidationError as exc:
-            out.extend(self._close(f"a malformed hello response: {_brief(exc)}"))
+            out.extend(self._close(f"a malformed hello response: {validation_summary(exc)}"))
             return
         from .models.handshake import Rejected, Welcome
 
@@ -351,15 +352,6 @@ def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
     if code == CAPABILITY_DENIED:
         return CapabilityDenied(code, text, namespace)
     return ProtocolError(code, text, namespace)
-
-
-def _brief(exc: ValidationError) -> str:
-    """A validation summary without input values (they may hold a URL or a secret)."""
-    parts: list[str] = []
-    for e in exc.errors(include_url=False, include_input=False)[:3]:
-        loc = ".".join(str(p) for p in e["loc"])
-        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
-    return "; ".join(parts)
 
 
 _registry: Any = None

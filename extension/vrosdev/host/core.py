@@ -20,7 +20,7 @@ import anyio
 import anyio.abc
 from pydantic import ValidationError
 
-from vxp.errors import FrameTooLarge
+from vxp.errors import FrameTooLarge, validation_summary
 from vxp.framing import FrameDecoder
 from vxp.models.events import EVENT_SINCE
 from vxp.version import Version
@@ -264,7 +264,9 @@ class Connection:
         try:
             request = REQUESTS[method].validate_python(params)
         except ValidationError as exc:
-            raise RpcError(E.INVALID_PARAMS, f"params do not fit {method}: {_brief(exc)}") from None
+            raise RpcError(
+                E.INVALID_PARAMS, f"params do not fit {method}: {validation_summary(exc)}"
+            ) from None
         return await ns.handler(self, request)
 
     async def _hello(self, rid: Any, params: Any) -> None:
@@ -334,11 +336,3 @@ def _rpc_check_id(code: int) -> str:
         E.CAPABILITY_DENIED: "E-10",
         E.BEFORE_HELLO: "E-11",
     }.get(code, "E-9")
-
-
-def _brief(exc: ValidationError) -> str:
-    parts: list[str] = []
-    for e in exc.errors(include_url=False, include_input=False)[:3]:
-        loc = ".".join(str(p) for p in e["loc"])
-        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
-    return "; ".join(parts)
