@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 SYSSTAMP := $(CACHE)/sysdeps.stamp
 SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-dejavu-core
 
-.PHONY: demo test test-fast lint bench screenshots bundle venv sysdeps lock clean
+.PHONY: demo test test-fast fuzz lint bench screenshots bundle venv sysdeps lock clean
 
 venv: $(STAMP)
 
@@ -49,6 +49,10 @@ test: venv sysdeps lint
 
 test-fast: venv
 	$(PY) -m pytest -q -m "not slow and not display" tests
+
+# The property tests with fresh random examples (make test always tries the same ones).
+fuzz: venv
+	HYPOTHESIS_PROFILE=explore $(PY) -m pytest -q -m "not slow and not display" tests
 
 screenshots: venv sysdeps
 	$(PY) -m cueboard.demo --screenshots docs/screenshots

@@ -3,9 +3,15 @@
 Hypothesis: the machine (2 cores) is shared with subprocesses the suite itself starts, so
 timing health checks and per-example deadlines would fail tests for the machine's load, not
 for the code; both are off. The properties and example counts stay as each test sets them.
+
+`make test` is derandomized: every run tries the same examples, so a red CI run means a change
+broke something, not that a new seed found an old bug. `make fuzz` (profile "explore") draws
+fresh examples on every run to go looking for those; paste a failure's blob into a test.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -15,8 +21,11 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
+    derandomize=True,
+    database=None,
 )
-settings.load_profile("cueboard")
+settings.register_profile("explore", settings.get_profile("cueboard"), derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "cueboard"))
 
 
 @pytest.fixture(params=["asyncio", "trio"])
