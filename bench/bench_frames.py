@@ -20,6 +20,9 @@ falls on all of them alike); the median of ``--runs`` passes:
 
 Then per frame kind (session vs json.loads), and, for events, three ways from a line to an
 event model: as now, from_json + validate_python, and ``validate_json`` of the whole line.
+Last, one line of 2.6 MB (the size of a full animated icon's ``assets.put``, which is what
+vrosdev's decoder reads) fed in 64 KiB chunks to ``FrameDecoder``, against joining the
+chunks (one copy of the bytes: the floor).
 
 Pending requests are made with ``Session.request`` before the clock starts; outcomes are
 checked once (every frame an event or a reply) and then only produced, not kept. The
@@ -453,10 +456,38 @@ def main() -> None:
     print_kind_table(per_kind(work, args.runs))
     lines = event_lines(work)
     print_events_table(lines, median_times(args.runs, EVENT_VARIANTS, lines))
+    print_large_line(args.runs)
     print_targets(work, medians)
     if args.profile:
         print("\ncProfile of Session.receive_data, one frame per call (tottime):")
         print(profile_session(work))
+
+
+def print_large_line(runs: int) -> None:
+    text = b"A" * 2_600_000
+    line = b'{"jsonrpc":"2.0","id":7,"method":"assets","params":{"s":"' + text + b'"}}\n'
+    chunks = [line[i : i + 65536] for i in range(0, len(line), 65536)]
+
+    def decoder(chunks: list[bytes]) -> float:
+        start = time.perf_counter()
+        decoder = FrameDecoder()
+        for chunk in chunks:
+            decoder.feed(chunk)
+        return time.perf_counter() - start
+
+    def join(chunks: list[bytes]) -> float:
+        start = time.perf_counter()
+        b"".join(chunks)
+        return time.perf_counter() - start
+
+    medians = median_times(runs * 4, {"FrameDecoder.feed": decoder, "b''.join": join}, chunks)
+    base = medians["b''.join"]
+    header = f"{'one 2.6 MB line in 64 KiB chunks':<46} {'ms':>9} {'x join':>9}"
+    print(header)
+    print("-" * len(header))
+    for name, seconds in medians.items():
+        print(f"{name:<46} {seconds * 1e3:>9.3f} {seconds / base:>9.2f}")
+    print()
 
 
 def print_main_table(work: Workload, medians: dict[str, float]) -> None:

@@ -322,6 +322,74 @@ async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: 
         assert got["result"] == "err" and got["code"] == code, got
 
 
+@pytest.mark.parametrize(
+    ("rgba_base64", "why"),
+    [
+        ("/////w=", "rgba_base64 is not valid base64"),  # length not a multiple of 4
+        ("/////w==\n", "rgba_base64 is not valid base64"),  # a line break inside the string
+        ("////\u00e9w==", "rgba_base64 is not valid base64"),  # outside ASCII
+        ("//-//w==", "rgba_base64 is not valid base64"),  # base64url's alphabet
+        ("/////w=A", "rgba_base64 is not valid base64"),  # data after padding
+        ("/////===", "rgba_base64 is not valid base64"),  # three padding characters
+        ("/////wA=AAAA", "rgba_base64 is not valid base64"),  # padding in the middle
+        ("AAAAAAAA", "6 bytes, expected 1x1x4 = 4"),
+        ("", "0 bytes, expected 1x1x4 = 4"),
+    ],
+)
+async def test_ast7_r18_pixels_are_checked_without_being_decoded(
+    rgba_base64: str, why: str
+) -> None:
+    """Malformed base64 and the wrong decoded length are bad_pixels, sent as literal lines."""
+    async with running_host() as h:
+        p = await h.ready()
+        frame = json.dumps({"rgba_base64": rgba_base64, "delay_ms": 100})
+        await p.send(
+            '{"jsonrpc":"2.0","id":2,"method":"assets","params":{"op":"put","key":"k",'
+            f'"width":1,"height":1,"frames":[{frame}],"loop":0}}}}'
+        )
+        got = (await p.reply())["result"]
+        assert got["result"] == "err" and got["code"] == "bad_pixels", got
+        assert got["message"] == f"frame 0: {why}"
+
+
+async def test_ast7_a_put_keeps_the_pixels_it_was_given() -> None:
+    from vrosdev.host.namespaces.assets import table
+
+    pixels = bytes(range(2 * 3 * 4))
+    frames = [
+        {"rgba_base64": base64.b64encode(pixels).decode(), "delay_ms": 40},
+        {"rgba_base64": base64.b64encode(pixels[::-1]).decode(), "delay_ms": 60},
+    ]
+    async with running_host() as h:
+        p = await h.ready()
+        put = {"op": "put", "key": "e:icon:1", "width": 2, "height": 3, "frames": frames, "loop": 2}
+        assert await p.result(2, "assets", put) == {"result": "ok"}
+        asset = table(h.host.connection).entries["e:icon:1"]  # type: ignore[arg-type]
+        assert (asset.rgba(0), asset.rgba(1)) == (pixels, pixels[::-1])
+        assert [delay for _, delay in asset.frames] == [40, 60] and asset.loop == 2
+
+
+async def test_the_transcript_keeps_a_puts_size_not_its_pixels() -> None:
+    from vrosdev.host.namespaces.assets import table
+
+    big = bytes(range(256)) * (128 * 128 * 4 // 256)
+    async with running_host() as h:
+        p = await h.ready()
+        assert (await p.result(2, "assets", _put("big", w=128, h=128, raw=big)))["result"] == "ok"
+        assert (await p.result(3, "assets", _put("small")))["result"] == "ok"
+        asset = table(h.host.connection).entries["big"]  # type: ignore[arg-type]
+        assert asset.rgba(0) == big  # the host kept every pixel the transcript leaves out
+        puts = [
+            json.loads(line)["frame"]["params"]
+            for line in h.transcript().splitlines()
+            if '"method":"assets"' in line
+        ]
+    assert [f["rgba_base64"] for put in puts for f in put["frames"]] == [
+        f"<{len(base64.b64encode(big))} base64 characters>",
+        "/////w==",
+    ]
+
+
 async def test_ast13_lru_eviction_at_1024_entries() -> None:
     from vrosdev.host.namespaces.assets import table
 

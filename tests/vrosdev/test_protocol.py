@@ -117,6 +117,8 @@ async def test_r19_second_hello_is_32600_and_connection_stays() -> None:
     ("line", "code"),
     [
         ("this is not json", -32700),
+        ('{"jsonrpc":"2.0","id":5,"method":"kv","params":{"op":"get","key":"\\ud800"}}', -32700),
+        (b'{"jsonrpc":"2.0","id":5,"method":"kv","params":{"op":"get","key":"\xff"}}', -32700),
         ('[{"jsonrpc":"2.0","id":5,"method":"kv","params":{"op":"list"}}]', -32600),
         ('{"jsonrpc":"1.0","id":5,"method":"kv","params":{"op":"list"}}', -32600),
         ('{"jsonrpc":"2.0","id":5,"params":{"op":"list"}}', -32600),
@@ -128,7 +130,8 @@ async def test_r19_second_hello_is_32600_and_connection_stays() -> None:
         ('{"jsonrpc":"2.0","id":5,"method":"kv","params":{"op":"get","key":7}}', -32602),
     ],
 )
-async def test_e5_e6_e7_e8_t8_r4_r17_protocol_errors(line: str, code: int) -> None:
+async def test_e5_e6_e7_e8_t8_r4_r17_protocol_errors(line: str | bytes, code: int) -> None:
+    """A lone surrogate escape and invalid UTF-8 are not JSON text: parse errors (E-5)."""
     async with running_host() as h:
         peer = await h.ready()
         await peer.send(line)

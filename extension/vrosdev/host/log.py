@@ -3,7 +3,10 @@
 Transcript lines (``--record FILE``), one JSON object a line:
 ``{"t": seconds since launch, "dir": "ext>host" | "host>ext", "frame": parsed JSON or raw text}``
 and ``{"t": …, "violation": "<checklist id>: <what>"}``. The launch token becomes ``"<token>"``,
-media URLs ``"<url>"`` and secret values ``"<secret>"`` (vrosdev.redact).
+media URLs ``"<url>"`` and secret values ``"<secret>"`` (vrosdev.redact). An ``assets put``'s
+pixels longer than 96 characters become ``"<N base64 characters>"``: a full animated icon is
+2.6 MB of base64, which would make the transcript a pixel dump and cost the read loop 20 ms
+a put to write.
 """
 
 from __future__ import annotations
@@ -17,6 +20,27 @@ from typing import IO, Any
 from vrosdev.redact import redact_frame, redact_text
 
 log = logging.getLogger("vrosdev")
+
+PIXELS_KEPT = 96  # base64 characters of a frame kept verbatim: small test images stay readable
+
+
+def abbreviate_pixels(frame: Any) -> Any:
+    """``frame`` with an assets put's long ``rgba_base64`` strings replaced by their length."""
+    params = frame.get("params") if isinstance(frame, dict) else None
+    if not (
+        isinstance(params, dict)
+        and frame.get("method") == "assets"
+        and params.get("op") == "put"
+        and isinstance(params.get("frames"), list)
+    ):
+        return frame
+    frames: list[Any] = []
+    for item in params["frames"]:
+        text = item.get("rgba_base64") if isinstance(item, dict) else None
+        if isinstance(text, str) and len(text) > PIXELS_KEPT:
+            item = {**item, "rgba_base64": f"<{len(text)} base64 characters>"}
+        frames.append(item)
+    return {**frame, "params": {**params, "frames": frames}}
 
 
 class Recorder:
@@ -40,7 +64,7 @@ class Recorder:
             text = frame.decode("utf-8", "replace") if isinstance(frame, bytes) else frame
             safe: Any = redact_text(text, self._token)
         else:
-            safe = redact_frame(frame, self._token)
+            safe = redact_frame(abbreviate_pixels(frame), self._token)
         if self._file is not None:
             self._write({"t": self.now(), "dir": direction, "frame": safe})
         if log.isEnabledFor(logging.DEBUG):

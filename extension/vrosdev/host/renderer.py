@@ -19,7 +19,6 @@ a redefine reopens with the new source. The script's `show`/`hide` call `visibil
 
 from __future__ import annotations
 
-import base64
 import logging
 import os
 from collections.abc import Awaitable, Callable
@@ -440,15 +439,12 @@ def _side(value: float | None) -> int | None:
 
 
 def _asset_fields(key: str, asset: Asset) -> dict[str, Any]:
-    """The host's decoded asset back in an `assets put` shape, for the preview worker."""
+    """The host's checked asset back in an `assets put` shape, for the preview worker."""
     return {
         "key": key,
         "width": asset.width,
         "height": asset.height,
-        "frames": [
-            {"rgba_base64": base64.b64encode(rgba).decode("ascii"), "delay_ms": delay}
-            for rgba, delay in asset.frames
-        ],
+        "frames": [{"rgba_base64": text, "delay_ms": delay} for text, delay in asset.frames],
         "loop": asset.loop,
     }
 

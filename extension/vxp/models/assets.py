@@ -8,7 +8,6 @@ no frames, a delay outside 20-1000 ms or pixels of the wrong length ``bad_pixels
 from __future__ import annotations
 
 import base64
-import re
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, Tag, field_validator, model_validator
@@ -39,7 +38,26 @@ def _check_key(key: str) -> str:
 # --- requests -------------------------------------------------------------------------------
 
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_BASE64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def base64_size(text: str) -> int | None:
+    """The bytes ``text`` decodes to as padded base64 (RFC 4648 § 4), or None if it is not that.
+
+    Checked by alphabet and length, never decoded: an icon's frames are up to 2 MiB, the SDK
+    checks them on the extension's event loop and vrosdev on the connection's read loop, and
+    ``bytes.translate`` scans about 3x faster than ``binascii.a2b_base64`` decodes. The SDK and
+    vrosdev share this one rule; it is stricter than ``a2b_base64(strict_mode=True)``, which
+    lets padding follow a complete quad (``"AAAA="``).
+    """
+    if len(text) % 4 or not text.isascii():
+        return None
+    data = text.encode("ascii")
+    body = data.rstrip(b"=")
+    pad = len(data) - len(body)
+    if pad > 2 or body.translate(None, _BASE64_ALPHABET):
+        return None
+    return len(data) // 4 * 3 - pad
 
 
 class AssetFrame(Outbound):
@@ -69,9 +87,7 @@ class AssetFrame(Outbound):
     @field_validator("rgba_base64")
     @classmethod
     def _base64(cls, text: str) -> str:
-        # Checked by its alphabet and length, not decoded: an icon's frames are up to 2 MiB
-        # and the put is on the extension's event loop (bench/bench_latency.py).
-        if len(text) % 4 or not _BASE64.fullmatch(text):
+        if base64_size(text) is None:
             raise domain_error("bad_pixels", "frame rgba_base64 is not valid base64")
         return text
 

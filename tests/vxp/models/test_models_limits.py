@@ -7,14 +7,17 @@ limit. The host emulator reads the domain code back with ``registry.domain_error
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from vxp.models import registry
-from vxp.models.assets import AssetFrame, AssetPut, AssetRemove
+from vxp.models.assets import AssetFrame, AssetPut, AssetRemove, base64_size
 from vxp.models.audio import AudioLoad, AudioPlay, PlayTarget
 from vxp.models.bus import BusPublish, BusSubscribe
 from vxp.models.commands import CommandRegister
@@ -334,3 +337,27 @@ def test_domain_error_needs_every_failure_to_be_a_limit() -> None:
             {"op": "define", "panel": "Bad", "source": "", "width": "wide"}
         )
     assert registry.domain_error_of(info.value) is None
+
+
+# -- base64: the one rule the SDK and vrosdev share (AST-7, R18) ---------------------------------
+
+_PADDED_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+@given(st.binary(max_size=64))
+def test_ast7_base64_size_of_every_encoding_is_its_length(data: bytes) -> None:
+    assert base64_size(base64.b64encode(data).decode()) == len(data)
+
+
+@given(st.text(alphabet="AQgw/+=-_ \n\u00e9", max_size=12))
+def test_ast7_base64_size_agrees_with_the_rfc_4648_grammar(text: str) -> None:
+    """Against an independent statement of RFC 4648 § 4: a regex, then a real decode."""
+    expected = len(base64.b64decode(text)) if _PADDED_BASE64.fullmatch(text) else None
+    assert base64_size(text) == expected
+
+
+def test_ast7_padding_after_a_complete_quad_is_refused() -> None:
+    """binascii's strict mode accepts "AAAA=" (3 bytes); the host and the SDK refuse it."""
+    assert base64_size("AAAA=") is None and base64_size("AAAA") == 3
+    with pytest.raises(ValidationError):
+        AssetFrame(rgba_base64="AAAA====", delay_ms=100)

@@ -1,6 +1,11 @@
 """assets (AST-1 … AST-20): every limit checked; the table is per connection (AST-17), holds
 1024 assets or 32 MiB and evicts the least recently used (AST-13). ``--budget-full-every N``
-answers every Nth put with ``budget_full`` so extensions can prove their retry (AST-19)."""
+answers every Nth put with ``budget_full`` so extensions can prove their retry (AST-19).
+
+A put is checked in full before it is answered (alphabet, padding and decoded length of every
+frame, by ``vxp.models.assets.base64_size``, the SDK's own rule) but its frames stay base64
+until something draws them: decoding 2 MiB on the read loop would hold up every request
+queued behind the put (bench/bench_latency.py), and the preview worker takes base64 anyway."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from vxp.models._limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
 )
+from vxp.models.assets import base64_size
 
 from .. import shapes as S
 from ..errors import DomainErr
@@ -31,8 +37,12 @@ if TYPE_CHECKING:
 class Asset:
     width: int
     height: int
-    frames: tuple[tuple[bytes, int], ...]  # (straight RGBA8, delay_ms)
+    frames: tuple[tuple[str, int], ...]  # (checked base64 of straight RGBA8, delay_ms)
     loop: int
+
+    def rgba(self, index: int) -> bytes:
+        """Frame ``index``'s pixels (width x height x 4 bytes, by the check at put)."""
+        return binascii.a2b_base64(self.frames[index][0])
 
     @property
     def nbytes(self) -> int:
@@ -96,22 +106,19 @@ def decode_put(req: S.AssetPut) -> Asset:
     if req.loop < 0:
         raise DomainErr("bad_pixels", "loop is a play count: 0 (forever) or more")
     expected = w * h * 4
-    frames: list[tuple[bytes, int]] = []
     for i, frame in enumerate(req.frames):
         if not ASSET_DELAY_MIN_MS <= frame.delay_ms <= ASSET_DELAY_MAX_MS:
             raise DomainErr(
                 "bad_pixels", f"frame {i}: delay_ms {frame.delay_ms} is outside 20-1000"
             )
-        try:
-            pixels = binascii.a2b_base64(frame.rgba_base64, strict_mode=True)
-        except (binascii.Error, ValueError):
-            raise DomainErr("bad_pixels", f"frame {i}: rgba_base64 is not valid base64") from None
-        if len(pixels) != expected:
+        size = base64_size(frame.rgba_base64)
+        if size is None:
+            raise DomainErr("bad_pixels", f"frame {i}: rgba_base64 is not valid base64")
+        if size != expected:
             raise DomainErr(
-                "bad_pixels", f"frame {i}: {len(pixels)} bytes, expected {w}x{h}x4 = {expected}"
+                "bad_pixels", f"frame {i}: {size} bytes, expected {w}x{h}x4 = {expected}"
             )
-        frames.append((pixels, frame.delay_ms))
-    return Asset(w, h, tuple(frames), req.loop)
+    return Asset(w, h, tuple((f.rgba_base64, f.delay_ms) for f in req.frames), req.loop)
 
 
 async def _tell_renderer(host: ExtensionHost, keys: list[str]) -> None:
