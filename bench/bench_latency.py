@@ -273,8 +273,11 @@ def icon_costs(gif: Path) -> list[tuple[str, float]]:
     loop for it (unpickle, frame), then the host's parse of the put line."""
     import pickle
 
+    from pydantic_core import from_json
+
     from cueboard.icons import decode_icon
     from vxp.framing import encode_frame
+    from vxp.models.assets import base64_size
 
     decode_s = median_s(lambda: decode_icon(str(gif)))
     result = decode_icon(str(gif))
@@ -288,6 +291,14 @@ def icon_costs(gif: Path) -> list[tuple[str, float]]:
         )
 
     frame = frame_it()
+    frames = from_json(frame)["params"]["frames"]
+
+    def parse() -> object:
+        return from_json(frame)
+
+    def check() -> object:
+        return [base64_size(f["rgba_base64"]) for f in frames]
+
     return [
         ("decode + validate + serialise the put (worker process or thread)", decode_s),
         (
@@ -295,7 +306,8 @@ def icon_costs(gif: Path) -> list[tuple[str, float]]:
             median_s(lambda: pickle.loads(blob)),
         ),
         (f"frame the prepared put line ({len(frame) / 1e6:.1f} MB)", median_s(frame_it)),
-        ("host: json.loads of the put line (vrosdev)", median_s(lambda: json.loads(frame))),
+        ("host: parse the put line (vrosdev, pydantic_core.from_json)", median_s(parse)),
+        ("host: check every frame's base64 (vrosdev, not decoded)", median_s(check)),
     ]
 
 

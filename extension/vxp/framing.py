@@ -62,8 +62,8 @@ class FrameDecoder:
         begin = 0
         pos = buf.find(b"\n", start_scan)
         if pos != -1:
-            # One copy per line through a view: bytes(buf[a:b]) copies twice and, for a line of
-            # megabytes (an assets.put), costs about 20x more (bench/bench_frames.py, the large line).
+            # One copy per line through a view: bytes(buf[a:b]) copies twice and, for a line
+            # of megabytes (an assets put), costs about 20x more (bench_frames.py, large line).
             with memoryview(buf) as view:
                 while pos != -1:
                     if pos - begin > self.max_frame_bytes + PADDING_SLACK:

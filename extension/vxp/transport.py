@@ -12,7 +12,9 @@ asyncio Unix connection, which has the same StreamReader/StreamWriter interface.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ CONNECT_RETRY_S = 4.0  # readings R1
 BACKOFF_START_S = 0.05
 BACKOFF_MAX_S = 0.5
 READ_CHUNK = 65536
+SEND_BUFFER_BYTES = 4 * 1024 * 1024  # a whole frame (3 MiB, T-9) and what queues behind it
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +100,14 @@ def _is_windows() -> bool:
 
 
 async def _open_unix(path: str) -> anyio.abc.ByteStream:
-    return await anyio.connect_unix(path)
+    stream = await anyio.connect_unix(path)
+    # Room for one whole frame in the kernel (Linux caps it at net.core.wmem_max): a 2.6 MB
+    # assets put is then handed over in one write, and a request sent after it (a button
+    # press) does not wait on the loop for the host to read the put (bench/bench_latency.py).
+    sock = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+    return stream
 
 
 async def _open_pipe(path: str) -> anyio.abc.ByteStream:  # pragma: no cover - Windows only

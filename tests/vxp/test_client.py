@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.abc
 import pytest
 
 import vxp
@@ -255,3 +256,25 @@ def test_importing_the_client_does_not_import_pydantic() -> None:
     code = "import sys, vxp, vxp.client; print('pydantic' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _wmem_max() -> int:
+    try:
+        return int(Path("/proc/sys/net/core/wmem_max").read_text())
+    except (OSError, ValueError):
+        return 0
+
+
+@pytest.mark.skipif(_wmem_max() <= 212992, reason="the kernel caps send buffers at its default")
+async def test_t9_the_send_buffer_holds_a_whole_frame(tmp_path: Path) -> None:
+    """A 3 MiB frame fits the kernel's buffer, so writing a put never waits on the host's read."""
+    import socket
+
+    from vxp.transport import SEND_BUFFER_BYTES
+
+    path = str(tmp_path / "ep.sock")
+    listener = await anyio.create_unix_listener(path)
+    async with listener, await open_endpoint(path, retry_for=0.5) as stream:
+        sock = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+        granted = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+        assert granted >= min(SEND_BUFFER_BYTES, _wmem_max()) >= 3 * 1024 * 1024

@@ -32,6 +32,10 @@ from .errors import DomainErr, RpcError
 from .log import Recorder
 from .shapes import REQUESTS
 
+# What the event loop's transport reads at once (asyncio: 256 KiB): a 2.6 MB assets put takes
+# 11 turns of the read loop instead of 40 with anyio's default of 64 KiB.
+READ_CHUNK = 256 * 1024
+
 log = logging.getLogger("vrosdev")
 
 Handler = Callable[["Connection", Any], Awaitable[dict[str, Any]]]
@@ -132,7 +136,7 @@ class Connection:
     async def _read_loop(self) -> None:
         while not self._closed:
             try:
-                data = await self.stream.receive()
+                data = await self.stream.receive(READ_CHUNK)
             except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 return
             try:
