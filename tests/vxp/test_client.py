@@ -258,6 +258,84 @@ def test_importing_the_client_does_not_import_pydantic() -> None:
     assert out.stdout.strip() == "False"
 
 
+async def test_aud_play_requests_are_built_once_per_arguments_and_stay_exact() -> None:
+    """Repeated plays reuse one validated body; different arguments never share one; a bad
+    argument is refused every time, and the kept bodies are bounded."""
+    from vxp._namespaces import PLAY_REQUESTS_KEPT
+    from vxp.models.audio import PlayTarget
+
+    host = MiniHost()
+    calls = [
+        ("s-1", [("soundboard", 80)], False),
+        ("s-1", [PlayTarget(channel="soundboard", gain_pct=80)], False),
+        ("s-1", [("soundboard", 80), ("mic", 40)], False),
+        ("s-1", [("soundboard", 80)], True),
+        ("s-2", [("soundboard", 80)], False),
+        ("s-1", [("soundboard", 80)], False),
+    ]
+    async with anyio.create_task_group() as tg:
+        await tg.start(host.serve)
+        async with vxp.connect(host.env) as client:
+            for sound, targets, looping in calls:
+                with pytest.raises(DomainError):  # the mini host knows no sounds
+                    await client.audio.play(sound, targets, looping=looping)
+            for _ in range(2):
+                with pytest.raises(InvalidRequest, match="gain"):
+                    await client.audio.play("s-1", [("soundboard", 101)])
+                with pytest.raises(InvalidRequest):  # unhashable and invalid: never kept
+                    await client.audio.play("s-1", [("soundboard", [80])])  # type: ignore[list-item]
+            for n in range(PLAY_REQUESTS_KEPT + 10):
+                with pytest.raises(DomainError):
+                    await client.audio.play(f"s-{n}", [("mic", 50)])
+            assert len(client.audio._plays) <= PLAY_REQUESTS_KEPT  # pyright: ignore[reportPrivateUsage]
+        tg.cancel_scope.cancel()
+    host.cleanup()
+    plays = [f["params"] for f in host.received if f.get("method") == "audio"]
+    assert plays[:6] == [
+        {
+            "op": "play",
+            "sound": "s-1",
+            "targets": [{"channel": "soundboard", "gain_pct": 80}],
+            "looping": False,
+        },
+        {
+            "op": "play",
+            "sound": "s-1",
+            "targets": [{"channel": "soundboard", "gain_pct": 80}],
+            "looping": False,
+        },
+        {
+            "op": "play",
+            "sound": "s-1",
+            "targets": [
+                {"channel": "soundboard", "gain_pct": 80},
+                {"channel": "mic", "gain_pct": 40},
+            ],
+            "looping": False,
+        },
+        {
+            "op": "play",
+            "sound": "s-1",
+            "targets": [{"channel": "soundboard", "gain_pct": 80}],
+            "looping": True,
+        },
+        {
+            "op": "play",
+            "sound": "s-2",
+            "targets": [{"channel": "soundboard", "gain_pct": 80}],
+            "looping": False,
+        },
+        {
+            "op": "play",
+            "sound": "s-1",
+            "targets": [{"channel": "soundboard", "gain_pct": 80}],
+            "looping": False,
+        },
+    ]
+    assert len(plays) == 6 + PLAY_REQUESTS_KEPT + 10  # nothing invalid was sent
+    assert [p["sound"] for p in plays[6:]] == [f"s-{n}" for n in range(PLAY_REQUESTS_KEPT + 10)]
+
+
 def _wmem_max() -> int:
     try:
         return int(Path("/proc/sys/net/core/wmem_max").read_text())
