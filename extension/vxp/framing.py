@@ -37,6 +37,17 @@ def strip_line(line: bytes) -> bytes:
         line = stripped
 
 
+# From this size a line is copied out through a view: bytes(buf[a:b]) copies twice and, for a
+# line of megabytes (an assets put), costs about 20x one copy (bench_frames.py, large line),
+# while for the usual short line the view's setup costs more than it saves.
+_LARGE_LINE = 64 * 1024
+
+
+def _copy_out(buf: bytearray, begin: int, end: int) -> bytes:
+    with memoryview(buf) as view:
+        return view[begin:end].tobytes()
+
+
 class FrameDecoder:
     """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken."""
 
@@ -61,20 +72,19 @@ class FrameDecoder:
         frames: list[bytes] = []
         begin = 0
         pos = buf.find(b"\n", start_scan)
-        if pos != -1:
-            # One copy per line through a view: bytes(buf[a:b]) copies twice and, for a line
-            # of megabytes (an assets put), costs about 20x more (bench_frames.py, large line).
-            with memoryview(buf) as view:
-                while pos != -1:
-                    if pos - begin > self.max_frame_bytes + PADDING_SLACK:
-                        self._fail()
-                    line = strip_line(view[begin:pos].tobytes())
-                    if len(line) > self.max_frame_bytes:
-                        self._fail()
-                    if line:
-                        frames.append(line)
-                    begin = pos + 1
-                    pos = buf.find(b"\n", begin)
+        while pos != -1:
+            if pos - begin > self.max_frame_bytes + PADDING_SLACK:
+                self._fail()
+            if pos - begin < _LARGE_LINE:
+                line = strip_line(bytes(buf[begin:pos]))
+            else:
+                line = strip_line(_copy_out(buf, begin, pos))
+            if len(line) > self.max_frame_bytes:
+                self._fail()
+            if line:
+                frames.append(line)
+            begin = pos + 1
+            pos = buf.find(b"\n", begin)
         if begin:
             del buf[:begin]
         if len(buf) > self.max_frame_bytes + PADDING_SLACK:

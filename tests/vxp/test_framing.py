@@ -136,3 +136,23 @@ def test_property_oversized_line_is_always_the_documented_error(size: int, chunk
         for i in range(0, len(data), chunk):
             dec.feed(data[i : i + chunk])
             assert dec.buffered <= MAX_FRAME_BYTES + PADDING_SLACK
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sizes=st.lists(st.integers(min_value=65_500, max_value=65_560), min_size=1, max_size=3),
+    pre=padding,
+    post=padding,
+    chunk=st.integers(min_value=1, max_value=100_000),
+)
+def test_property_lines_either_side_of_the_large_line_copy(
+    sizes: list[int], pre: bytes, post: bytes, chunk: int
+) -> None:
+    """Short lines and large ones (copied out through a view) come out the same, T-10 stripped."""
+    bodies = [b'"' + bytes([65 + i]) * (size - 2) + b'"' for i, size in enumerate(sizes)]
+    stream = b"".join(pre + body + post + b"\n" for body in bodies)
+    dec = FrameDecoder()
+    got: list[bytes] = []
+    for at in range(0, len(stream), chunk):
+        got += dec.feed(stream[at : at + chunk])
+    assert got == bodies and dec.buffered == 0
