@@ -9,8 +9,7 @@ fields newer than 1.0 travel with the bytes and are checked against the host whe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["Prepared", "prepare"]
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     namespace: str
     params_json: bytes
     gated: tuple[tuple[str, str], ...] = ()  # (field, the VXP version that introduced it)

@@ -12,13 +12,10 @@ asyncio Unix connection, which has the same StreamReader/StreamWriter interface.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
 import sys
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.abc
@@ -43,8 +40,7 @@ READ_CHUNK = 65536
 SEND_BUFFER_BYTES = 4 * 1024 * 1024  # a whole frame (3 MiB, T-9) and what queues behind it
 
 
-@dataclass(frozen=True, slots=True)
-class LaunchEnvironment:
+class LaunchEnvironment(NamedTuple):
     """The three variables vrOS sets before launching us (T-1)."""
 
     endpoint: str
@@ -100,13 +96,17 @@ def _is_windows() -> bool:
 
 
 async def _open_unix(path: str) -> anyio.abc.ByteStream:
+    import socket  # here, not at the top: connecting imports it anyway, importing vxp need not
+
     stream = await anyio.connect_unix(path)
     # Room for one whole frame in the kernel (Linux caps it at net.core.wmem_max): a 2.6 MB
     # assets put is then handed over in one write, and a request sent after it (a button
     # press) does not wait on the loop for the host to read the put (bench/bench_latency.py).
     sock = stream.extra(anyio.abc.SocketAttribute.raw_socket)
-    with contextlib.suppress(OSError):
+    try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+    except OSError:  # a platform without the option keeps its default
+        pass
     return stream
 
 
