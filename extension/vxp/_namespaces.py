@@ -289,7 +289,7 @@ class AudioNamespace(_Namespace):
         )
         try:
             prepared = self._plays.get(key)
-        except TypeError:  # an unhashable argument: it will not validate either
+        except TypeError:  # an unhashable argument (a target given as a list): not kept
             key, prepared = None, None
         if prepared is None:
             ts = [
