@@ -197,7 +197,7 @@ class Connection:
     async def _handle_line(self, line: bytes) -> None:
         host = self.host
         try:
-            # jiter, as the SDK parses: 16x json.loads(bytes) on a 2.6 MB assets put, which
+            # jiter, as the SDK parses: 8-16x json.loads(bytes) on a 2.6 MB assets put, which
             # otherwise holds up every request behind it. Like a native host's parser it
             # refuses invalid UTF-8 and lone surrogate escapes (not text) as not JSON.
             frame: Any = from_json(line)
