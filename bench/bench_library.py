@@ -37,7 +37,7 @@ import anyio
 from cueboard.library import scan
 from cueboard.prefs import PrefsStore, key_for
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
-from vxp.models._limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
+from vxp.limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
 
 ICON_EVERY = 20
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from vxp.models._limits import (
+from vxp.limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
     KV_SOFT_QUOTA_BYTES,
