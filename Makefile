@@ -44,12 +44,13 @@ $(SYSSTAMP):
 	@touch $@
 
 demo: venv sysdeps
-	$(PY) -m cueboard.demo
+	$(PY) -m cueboard_demo
 
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright -p pyproject.toml
+	$(VENV)/bin/lint-imports
 
 test: venv sysdeps lint
 	$(PY) -m pytest -q
@@ -62,7 +63,7 @@ fuzz: venv
 	HYPOTHESIS_PROFILE=explore $(PY) -m pytest -q -m "not slow and not display" tests
 
 screenshots: venv sysdeps
-	$(PY) -m cueboard.demo --screenshots docs/screenshots
+	$(PY) -m cueboard_demo --screenshots docs/screenshots
 
 bench: venv sysdeps
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
