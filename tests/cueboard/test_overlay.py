@@ -11,11 +11,13 @@ from typing import Any
 
 import anyio
 import pytest
+from trio.testing import MockClock
 
 from cueboard.contract import DASH_TAB, OVERLAY, SLOTS_PER_PAGE, SlotState, WireError
 from cueboard.i18n import Catalog
 from cueboard.overlay import (
     BLANK_ICON_KEY,
+    MAX_FRAMES_PER_SECOND,
     MAX_PROPS_FRAME_BYTES,
     OverlayModel,
     PanelEvents,
@@ -139,37 +141,40 @@ async def test_start_hidden_panels_wait_for_panel_shown() -> None:
     assert sent.shown("now-playing") == {"sound-name": {"t": "str", "v": "Airhorn"}}
 
 
+# trio's MockClock jumps ahead whenever every task waits: the storm runs in virtual time, so
+# the pacing is checked exactly and the machine's load cannot move it. Real time: bench/.
+@pytest.mark.parametrize(
+    "anyio_backend",
+    [pytest.param(("trio", {"clock": MockClock(autojump_threshold=0)}), id="trio-virtual-clock")],
+)
 async def test_props_storm_is_rate_limited_and_ends_in_the_final_state() -> None:
-    """10,000 changes spread over about a second: at most ~30 frames a second reach the
-    panel, and the last one leaves it in the final state (PAN-7)."""
+    """10,000 changes spread over one second: one frame at once, then at most one per 1/30 s
+    reaches the panel, and the last one leaves it in the final state (PAN-7)."""
     sent = Recorder()
     model = OverlayModel(sent)
     changes = 10_000
-    elapsed = 0.0
     async with anyio.create_task_group() as tg:
         tg.start_soon(model.run)
         started = anyio.current_time()
         for i in range(changes):
             model.set("overlay", "page-index", i)
             model.set("overlay", "soundboard-gain", i % 101)
-            if i % 100 == 99:  # 100 batches on a 10 ms grid: the storm lasts about a second
+            if i % 100 == 99:  # 100 batches on a 10 ms grid: the storm lasts one second
                 await anyio.sleep_until(started + (i + 1) / changes)
-        with anyio.fail_after(10):
-            while model.pending("overlay"):
-                await sent.next_frame()
+        while model.pending("overlay"):
+            await sent.next_frame()
         elapsed = anyio.current_time() - started
         tg.cancel_scope.cancel()
 
     frames = len(sent.to("overlay"))
-    # One frame at once, then one per 1/30 s: a count bound, not a timing assertion.
-    assert frames <= math.ceil(elapsed * 30) + 1, (frames, elapsed)
-    assert frames < 100, "not coalesced"
+    assert 1.0 <= elapsed < 1.0 + 2 / MAX_FRAMES_PER_SECOND, elapsed
+    assert frames <= math.ceil(elapsed * MAX_FRAMES_PER_SECOND) + 1, (frames, elapsed)
+    assert frames >= MAX_FRAMES_PER_SECOND // 2, "a storm of a second should not starve the panel"
     assert sent.shown("overlay") == {
         "page-index": {"t": "i64", "v": changes - 1},
         "soundboard-gain": {"t": "i64", "v": (changes - 1) % 101},
     }
     assert model.sent("overlay") == model.desired("overlay")
-    print(f"\n{changes} changes in {elapsed:.2f} s -> {frames} props frames")
 
 
 async def test_run_sends_a_single_change_without_waiting_for_more() -> None:
