@@ -4,7 +4,7 @@ The endpoint ``$XDG_RUNTIME_DIR/vros/ext-<id>.sock`` (a private runtime folder w
 is unset) is listening *before* the process starts; the process gets ``VROS_EXT_ENDPOINT``,
 ``VROS_EXT_TOKEN`` (fresh per launch) and ``VROS_EXT_ID``; its stdout and stderr pass through.
 vrosdev ends when the extension exits, or after a script: ``shutting_down``, up to 2 s, then a
-kill (readings R26). Without a hello within 5 s of launch the process is stopped (R5).
+kill (docs/protocol-notes.md#r26). Without a hello within 5 s of launch the process is stopped (R5).
 """
 
 from __future__ import annotations

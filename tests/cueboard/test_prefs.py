@@ -13,7 +13,7 @@ pytestmark = pytest.mark.anyio
 
 
 class DictKv:
-    """A kv with the host's measure (compact JSON, readings R8/R30), in memory."""
+    """A kv with the host's measure (compact JSON, docs/protocol-notes.md#r8, #r30), in memory."""
 
     def __init__(self) -> None:
         self.data: dict[str, Any] = {}
