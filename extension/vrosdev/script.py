@@ -70,6 +70,9 @@ VERBS = {
     "disconnect": (0, 1),
     "shutdown": (0, 0),
 }
+# face-select, face-grant, drop: vrosdev.face_steps
+FACE_VERBS = {"face-select": (2, 2), "face-grant": (3, 3), "drop": (1, 1)}
+VERBS.update(FACE_VERBS)
 
 
 def parse_line(text: str, line_no: int = 0) -> Step | None:
@@ -156,6 +159,10 @@ class ScriptRunner:
             "kill": self._kill,
             "disconnect": self._disconnect,
         }
+        from .face_steps import ACTIONS as FACE_ACTIONS
+
+        for verb, action in FACE_ACTIONS.items():
+            self.actions[verb] = lambda step, act=action: act(self.host, step)
 
     async def run(self, steps: list[Step]) -> bool:
         """Run until a ``shutdown`` step; True when one was reached."""
