@@ -57,6 +57,28 @@ async def face_grant(host: ExtensionHost, step: Step) -> None:
     await send_updates(hub)
 
 
+async def face_wait(host: ExtensionHost, step: Step) -> None:
+    what, name = step.args[0], step.args[1]
+    timeout = float(step.args[2]) if len(step.args) > 2 else DROP_WAIT_S
+    hub = _hub(host)
+    if what == "source":
+        ext_id, _, source_id = name.rpartition("/")
+
+        def done() -> bool:
+            return any(s == source_id and (not ext_id or e == ext_id) for e, s in hub.sources)
+    elif what == "reader":
+
+        def done() -> bool:
+            return any(c.host.config.ext_id == name for c in hub.readers)
+    else:
+        raise ScriptError(f"line {step.line_no}: face-wait source SOURCE | reader EXTENSION")
+    with anyio.move_on_after(timeout) as scope:
+        while not done():  # noqa: ASYNC110 - the hub changes on many paths; a poll is enough
+            await anyio.sleep(0.02)
+    if scope.cancelled_caught:
+        raise ScriptError(f"line {step.line_no}: no {what} {name} within {timeout:g} s")
+
+
 async def drop(host: ExtensionHost, step: Step) -> None:
     target = _hub(host).hosts.get(step.args[0])
     if target is None:
@@ -71,4 +93,9 @@ async def drop(host: ExtensionHost, step: Step) -> None:
         raise ScriptError(f"line {step.line_no}: {step.args[0]} did not say hello again")
 
 
-ACTIONS = {"face-select": face_select, "face-grant": face_grant, "drop": drop}
+ACTIONS = {
+    "face-select": face_select,
+    "face-grant": face_grant,
+    "face-wait": face_wait,
+    "drop": drop,
+}

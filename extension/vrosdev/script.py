@@ -70,8 +70,8 @@ VERBS = {
     "disconnect": (0, 1),
     "shutdown": (0, 0),
 }
-# face-select, face-grant, drop: vrosdev.face_steps
-FACE_VERBS = {"face-select": (2, 2), "face-grant": (3, 3), "drop": (1, 1)}
+# face-select, face-grant, face-wait, drop: vrosdev.face_steps
+FACE_VERBS = {"face-select": (2, 2), "face-grant": (3, 3), "face-wait": (2, 3), "drop": (1, 1)}
 VERBS.update(FACE_VERBS)
 
 
