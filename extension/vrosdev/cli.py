@@ -17,6 +17,7 @@ from .host.config import CAPABILITY_FLAGS, HOST_VERSIONS, HostConfig
 from .script import ScriptError, parse
 
 log = logging.getLogger("vrosdev")
+PREVIEW_MARGIN_PX = 24
 
 
 def _grant(value: str) -> tuple[str, Any]:
@@ -307,7 +308,11 @@ def _preview_renderer(config: HostConfig) -> Any:
         theme_settings(config.theme, config.reduced_motion)
     except ValueError as exc:
         raise SystemExit(f"vrosdev: {exc}") from None
-    return renderer_service(show_manifest_panels=bool(os.environ.get("DISPLAY")))
+    desktop = bool(os.environ.get("DISPLAY"))
+    # On a desktop each window has a border of "world" round the panel: a click there is a
+    # click away from the panel (PAN-26, PAN-32).
+    margin = PREVIEW_MARGIN_PX if desktop else 0
+    return renderer_service(show_manifest_panels=desktop, margin=margin)
 
 
 if __name__ == "__main__":
