@@ -48,8 +48,8 @@ class VrKeyboard:
         if not self.contract:
             return []
         if focused:
-            return self._set(True, "field-focus(true)")
-        return self._set(False, "field-focus(false)")
+            return self._set(True, "a field of the panel took the focus")
+        return self._set(False, "the panel's field lost the focus")
 
     def click_away(self) -> tuple[bool, list[Transition]]:
         """A click outside the panel: (whether to advance field-blur, transitions)."""

@@ -66,8 +66,8 @@ def test_pan32_a_click_anywhere_into_a_panel_without_regions_brings_the_keyboard
 def test_pan31_with_regions_the_keyboard_follows_the_fields_focus() -> None:
     keyboard = VrKeyboard(contract=True, regions=True)
     assert keyboard.pointer_inside() == []
-    assert keyboard.field_focus(True) == [(True, "field-focus(true)")]
-    assert keyboard.field_focus(False) == [(False, "field-focus(false)")]
+    assert keyboard.field_focus(True) == [(True, "a field of the panel took the focus")]
+    assert keyboard.field_focus(False) == [(False, "the panel's field lost the focus")]
     assert keyboard.click_away() == (False, [])  # nothing focused: nothing to blur
 
 
@@ -186,3 +186,47 @@ async def test_pan32_the_preview_window_does_the_same_with_the_mouse(x_display: 
         assert (await until(events, "keyboard", 2))[1]["shown"] is False
         assert (await until(events, "field-focus", 2))[1]["focused"] is False
         assert await client.get("blurs") == 1
+
+
+# --- the host: script steps and the transcript ------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_pan32_script_steps_note_when_the_keyboard_shows_and_hides(x_display: str) -> None:
+    import json
+
+    from vrosdev.host.renderer import PanelRenderer
+    from vrosdev.script import ScriptError, ScriptRunner, parse
+
+    from ..rawhost import config, running_host
+
+    async with running_host(config(panels={"overlay": NOTE_PANEL})) as running:
+        renderer = PanelRenderer(running.host, display=x_display)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(renderer.run)
+            await renderer.running.wait()
+            peer = await running.ready()
+            runner = ScriptRunner(running.host)
+            await runner.run(parse("show overlay"))
+            with pytest.raises(ScriptError, match="keyboard is not up"):
+                await runner.run(parse("type overlay too early"))
+            await runner.run(
+                parse(f"pointer overlay {BLANK[0]} {BLANK[1]}\nclick-away overlay")
+                + parse(f"pointer overlay {FIELD[0]} {FIELD[1]}\ntype overlay こんにちは 世界")
+            )
+            client = await renderer.sync("overlay")
+            assert await client.get("typed") == "こんにちは 世界"
+            await runner.run(parse("click-away overlay"))
+            with anyio.fail_after(10):
+                assert await renderer.wait_focus_edges("overlay", 2) == [True, False]
+            assert await peer.event() == {"event": "panel_shown", "panel": "overlay"}
+            assert peer.events == []  # field-focus never reaches the extension (PAN-25)
+            tasks.cancel_scope.cancel()
+    notes = [json.loads(line).get("note", "") for line in running.transcript().splitlines()]
+    keyboard = [n.removeprefix("panel overlay: VR keyboard ") for n in notes if "keyboard" in n]
+    assert keyboard == [
+        "shown: a click into a panel without ExtFocusRegion (PAN-32)",
+        "hidden: a click away from the panel: field-blur advanced (PAN-26)",
+        "shown: a click into a panel without ExtFocusRegion (PAN-32)",
+        "hidden: a click away from the panel: field-blur advanced (PAN-26)",
+    ]
