@@ -85,7 +85,8 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_companion_options(p: argparse.ArgumentParser) -> None:
-    """More extensions in the same vrOS (vrosdev.companions): a face provider beside a reader."""
+    """More extensions in the same vrOS (vrosdev.companions): a face provider beside a reader;
+    and whether that vrOS has face tracking at all."""
     p.add_argument(
         "--also-command",
         action="append",
@@ -94,6 +95,12 @@ def add_companion_options(p: argparse.ArgumentParser) -> None:
         help="launch one more extension beside the first (repeatable, paired with --also-id)",
     )
     p.add_argument("--also-id", action="append", default=[], metavar="ID")
+    p.add_argument(
+        "--face",
+        choices=("simulate", "unsupported"),
+        default="simulate",
+        help="face tracking (docs/face.md), or a vrOS without it",
+    )
     p.add_argument(
         "--also-grant",
         action="append",
@@ -271,6 +278,7 @@ def _run(args: argparse.Namespace) -> int:
             raise SystemExit(f"vrosdev: script {args.script}: {exc}") from None
     interactive = steps is None and sys.stdin.isatty()
     renderer = _preview_renderer(config) if args.preview else None
+    config.face_mode = args.face
     also = companions_from_args(args, config)
     return anyio.run(
         lambda: run_extension(
