@@ -66,6 +66,7 @@ async def provider_and_reader(
 
 
 async def test_face1_providing_needs_face_provide_and_reading_face_read() -> None:
+    """FACE-1: register, unregister, publish need face_provide; (un)subscribe face_read."""
     async with face_hosts(READ, PROVIDE) as (reader, provider):
         r, p = await reader.ready(), await provider.ready()
         for params in (
@@ -83,6 +84,7 @@ async def test_face1_providing_needs_face_provide_and_reading_face_read() -> Non
 
 
 async def test_face2_h10_both_grants_are_off_until_the_user_turns_them_on() -> None:
+    """FACE-2, H-10: off until the user turns them on; welcome lists them only when on."""
     async with face_hosts({}) as (ext,):
         peer = await ext.ready()
         granted = peer.welcome["granted"]  # type: ignore[attr-defined]
@@ -97,6 +99,7 @@ async def test_face2_h10_both_grants_are_off_until_the_user_turns_them_on() -> N
 
 
 async def test_face3_r6_a_revoked_provide_grant_removes_the_sources_at_once() -> None:
+    """FACE-3: face_provide revoked while running; on again only from the next hello (R6)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         await user(prov, f"face-grant {prov.ext_id} provide off")
@@ -119,6 +122,7 @@ async def test_face3_r6_a_revoked_provide_grant_removes_the_sources_at_once() ->
 
 
 async def test_face3_r6_a_revoked_read_grant_ends_the_subscription() -> None:
+    """FACE-3: face_read revoked while running ends the subscription and the demand (R6)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         await user(read, f"face-grant {read.ext_id} read off")
@@ -137,6 +141,7 @@ async def test_face3_r6_a_revoked_read_grant_ends_the_subscription() -> None:
 
 
 async def test_face4_r16_a_reader_that_said_1_4_gets_no_updates_and_creates_no_demand() -> None:
+    """FACE-4: no face_update for a client whose hello said 1.4 (R16)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, old = await prov.ready(), await read.ready("1.4")
         await face(p, 2, {"op": "register", "source": SIM})
@@ -153,6 +158,8 @@ async def test_face4_r16_a_reader_that_said_1_4_gets_no_updates_and_creates_no_d
 
 
 async def test_face5_face8_face30_the_reader_reads_the_selected_sources() -> None:
+    """FACE-5, FACE-8, FACE-30: the reader reads the source the user selected for each part,
+    from two providers, in complete snapshots."""
     mouth_only = {**SIM, "id": "lips", "capabilities": {"expressions": ["jaw_open", "tongue_out"]}}
     async with face_hosts(PROVIDE, PROVIDE, READ) as (a, b, read):
         pa, pb, r = await a.ready(), await b.ready(), await read.ready()
@@ -191,6 +198,7 @@ async def test_face5_face8_face30_the_reader_reads_the_selected_sources() -> Non
 
 
 async def test_face6_face7_register_unregister_and_generations() -> None:
+    """FACE-6, FACE-7: registered carries the generation; unregister answers ok."""
     async with face_hosts(PROVIDE) as (prov,):
         p = await prov.ready()
         assert await face(p, 2, {"op": "register", "source": SIM}) == {
@@ -206,6 +214,7 @@ async def test_face6_face7_register_unregister_and_generations() -> None:
 
 
 async def test_face9_face10_subscribe_answers_ok_and_the_state_unsubscribe_ok() -> None:
+    """FACE-9, FACE-10: subscribe {eyes, mouth} and unsubscribe answer ok."""
     async with face_hosts(READ) as (read,):
         r = await read.ready()
         assert await face(r, 2, {"op": "subscribe", "eyes": True, "mouth": False}) == {
@@ -243,6 +252,7 @@ async def test_face9_face10_subscribe_answers_ok_and_the_state_unsubscribe_ok() 
 async def test_face12_face13_face14_face15_source_limits(
     check_id: str, change: dict[str, Any], ok: bool
 ) -> None:
+    """FACE-12, FACE-13, FACE-14, FACE-15: a source's id, texts, rate and claims."""
     async with face_hosts(PROVIDE) as (prov,):
         p = await prov.ready()
         got = await face(p, 2, {"op": "register", "source": {**SIM, **change}})
@@ -252,11 +262,13 @@ async def test_face12_face13_face14_face15_source_limits(
 
 
 async def test_face15_the_37_expressions() -> None:
+    """FACE-15: the fixed set of 37, with the three the page names."""
     assert len(EXPRESSIONS) == 37
     assert {"jaw_open", "mouth_smile_left", "tongue_out"} <= EXPRESSIONS
 
 
 async def test_face17_four_sources_an_extension_sixteen_in_vros() -> None:
+    """FACE-17: at most 4 sources per extension and 16 across vrOS (too_many)."""
     async with face_hosts(*[PROVIDE] * 5) as exts:
         peers = [await e.ready() for e in exts]
         for n in range(4):
@@ -272,6 +284,7 @@ async def test_face17_four_sources_an_extension_sixteen_in_vros() -> None:
 
 
 async def test_face18_evt16_every_update_carries_the_demands_as_they_change() -> None:
+    """FACE-18, EVT-16: every face_update carries the demands, sent when they change."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await prov.ready(), await read.ready()
         await face(p, 2, {"op": "register", "source": SIM})
@@ -292,6 +305,7 @@ async def test_face18_evt16_every_update_carries_the_demands_as_they_change() ->
 
 
 async def test_face19_a_publish_nobody_asked_for_is_not_demanded() -> None:
+    """FACE-19: a publish for a source not demanded now is answered not_demanded."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, _ = await provider_and_reader(prov, read, eyes=True, mouth=False)
         pub = {"op": "publish", "source_id": "sim", "generation": 1}
@@ -304,6 +318,7 @@ async def test_face19_a_publish_nobody_asked_for_is_not_demanded() -> None:
 
 
 async def test_face21_face32_sequence_rises_strictly_and_generations_go_stale() -> None:
+    """FACE-21, FACE-32: out_of_order, stale_generation and no_such_source."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, _ = await provider_and_reader(prov, read)
         pub = {"op": "publish", "source_id": "sim", "generation": 1}
@@ -352,6 +367,8 @@ GAZE = [0, 0, -1]
 async def test_face22_to_face27_bad_samples_are_invalid_sample(
     check_id: str, body: dict[str, Any]
 ) -> None:
+    """FACE-22, FACE-23, FACE-24, FACE-25, FACE-26, FACE-27: a sample outside the rules is
+    invalid_sample."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, _ = await provider_and_reader(prov, read)
         pub = {"op": "publish", "source_id": "sim", "generation": 1, "sample": body}
@@ -360,6 +377,7 @@ async def test_face22_to_face27_bad_samples_are_invalid_sample(
 
 
 async def test_face28_a_missing_channel_stays_unknown_not_zero() -> None:
+    """FACE-28: a part or member left out stays unknown; nothing reads as zero."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         pub = {"op": "publish", "source_id": "sim", "generation": 1}
@@ -376,6 +394,7 @@ async def test_face28_a_missing_channel_stays_unknown_not_zero() -> None:
 
 
 async def test_face32_without_face_tracking_a_granted_op_is_unsupported() -> None:
+    """FACE-32: unsupported from a vrOS without face tracking."""
     async with face_hosts(PROVIDE) as (prov,):
         prov.host.config.face_mode = "unsupported"
         p = await prov.ready()
@@ -384,8 +403,46 @@ async def test_face32_without_face_tracking_a_granted_op_is_unsupported() -> Non
 
 
 async def test_face_updates_stop_when_the_provider_goes_away() -> None:
+    """FACE-30: when the provider's connection ends, the reader's snapshot says none."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         await p.stream.aclose()
         state = await update(r)
         assert state["eyes"] == {"kind": "none"}
+
+
+async def test_face32_the_host_produces_each_of_the_nine_domain_error_codes() -> None:
+    """FACE-32: not_granted, invalid_source, invalid_sample, too_many, no_such_source,
+    stale_generation, out_of_order, not_demanded, unsupported, each made by the host."""
+    codes: set[str] = set()
+    async with face_hosts(PROVIDE, READ) as (prov, read):
+        p, r = await provider_and_reader(prov, read)
+        pub = {"op": "publish", "source_id": "sim", "generation": 1}
+        attempts = [
+            (r, {"op": "register", "source": SIM}),
+            (p, {"op": "register", "source": {**SIM, "max_rate_hz": 0}}),
+            (p, {**pub, "sample": {"sequence": 1, "age_ms": 300, "eyes": {"closed_left": 0}}}),
+            (p, {"op": "unregister", "source_id": "gone"}),
+            (p, {**pub, "generation": 9, "sample": sample(1)}),
+            (p, {**pub, "sample": sample(3)}),
+            (p, {**pub, "sample": sample(2)}),
+        ]
+        attempts += [(p, {"op": "register", "source": {**SIM, "id": f"x{n}"}}) for n in range(4)]
+        for n, (peer, params) in enumerate(attempts):
+            codes.add((await face(peer, 100 + n, params)).get("code", "ok"))
+        await user(prov, "face-select eyes none", "face-select mouth none")
+        codes.add((await face(p, 200, {**pub, "sample": sample(5)}))["code"])
+    async with face_hosts(PROVIDE) as (prov,):
+        prov.host.config.face_mode = "unsupported"
+        codes.add((await face(await prov.ready(), 2, {"op": "register", "source": SIM}))["code"])
+    assert codes - {"ok"} == {
+        "not_granted",
+        "invalid_source",
+        "invalid_sample",
+        "too_many",
+        "no_such_source",
+        "stale_generation",
+        "out_of_order",
+        "not_demanded",
+        "unsupported",
+    }

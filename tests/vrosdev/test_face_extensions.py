@@ -87,6 +87,7 @@ def _updates(lines: list[dict[str, Any]], ext: str | None) -> list[dict[str, Any
 
 
 def test_face5_face29_face3_a_provider_and_a_reader_driven_by_the_user(tmp_path: Path) -> None:
+    """FACE-5, FACE-29, FACE-3: two SDK extensions, the user picks and switches grants."""
     code, lines = _run(tmp_path)
     assert code == 0, [x for x in lines if "violation" in x]
     reader, provider = _updates(lines, READER), _updates(lines, None)
@@ -128,7 +129,7 @@ def test_face5_face29_face3_a_provider_and_a_reader_driven_by_the_user(tmp_path:
 
 
 def test_face20_the_provider_publishes_only_while_demanded(tmp_path: Path) -> None:
-    """Every publish the example sent was accepted, bar those already on the wire when a
+    """FACE-20: every publish the example sent was accepted, bar those already on the wire when a
     demand ended (the host answers those not_demanded, FACE-19)."""
     _, lines = _run(tmp_path)
     answers: dict[int, dict[str, Any]] = {}

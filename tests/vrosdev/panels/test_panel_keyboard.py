@@ -53,6 +53,7 @@ def anyio_backend() -> str:
 
 
 def test_pan32_a_click_anywhere_into_a_panel_without_regions_brings_the_keyboard() -> None:
+    """PAN-32: without an ExtFocusRegion the whole panel is the field."""
     keyboard = VrKeyboard(contract=True, regions=False)
     assert keyboard.pointer_inside() == [
         (True, "a click into a panel without ExtFocusRegion (PAN-32)")
@@ -64,6 +65,7 @@ def test_pan32_a_click_anywhere_into_a_panel_without_regions_brings_the_keyboard
 
 
 def test_pan31_with_regions_the_keyboard_follows_the_fields_focus() -> None:
+    """PAN-31, PAN-24: with regions the keyboard follows the settled field-focus."""
     keyboard = VrKeyboard(contract=True, regions=True)
     assert keyboard.pointer_inside() == []
     assert keyboard.field_focus(True) == [(True, "a field of the panel took the focus")]
@@ -72,6 +74,7 @@ def test_pan31_with_regions_the_keyboard_follows_the_fields_focus() -> None:
 
 
 def test_pan23_r25_a_panel_without_the_contract_never_gets_the_keyboard() -> None:
+    """PAN-23: no focus contract, no keyboard (R25)."""
     keyboard = VrKeyboard(contract=False, regions=False)
     assert keyboard.pointer_inside() == []
     assert keyboard.field_focus(True) == []
@@ -123,6 +126,7 @@ async def until(events: Events, kind: str, count: int) -> list[dict[str, Any]]:
 async def test_pan32_pointer_type_and_click_away_on_a_panel_without_regions(
     x_display: str,
 ) -> None:
+    """PAN-32, PAN-26: a real click into the panel, real keys, a click away."""
     async with preview(NOTE_PANEL, x_display) as (client, events):
         await client.pointer(*FIELD)
         shown = (await until(events, "keyboard", 1))[0]
@@ -151,6 +155,7 @@ async def test_pan32_pointer_type_and_click_away_on_a_panel_without_regions(
 async def test_pan31_on_a_panel_with_regions_a_click_on_no_field_brings_no_keyboard(
     x_display: str,
 ) -> None:
+    """PAN-31: with regions only a click into a field brings the keyboard."""
     async with preview(PROBE_PANEL, x_display) as (client, events):
         await client.pointer(20, 90)  # bg0, no field
         assert (await client.state())["keyboard"] is False
@@ -162,6 +167,7 @@ async def test_pan31_on_a_panel_with_regions_a_click_on_no_field_brings_no_keybo
 
 @pytest.mark.anyio
 async def test_r25_type_needs_the_keyboard_up(x_display: str) -> None:
+    """PAN-23: keys reach a panel only while its keyboard is up (R25)."""
     from vrosdev.panels import PanelHookError
 
     async with preview(NO_CONTRACT_PANEL, x_display) as (client, events):
@@ -193,6 +199,7 @@ async def test_pan32_the_preview_window_does_the_same_with_the_mouse(x_display: 
 
 @pytest.mark.anyio
 async def test_pan32_script_steps_note_when_the_keyboard_shows_and_hides(x_display: str) -> None:
+    """PAN-32, PAN-25: the steps as a script plays them; the keyboard in the transcript."""
     import json
 
     from vrosdev.host.renderer import PanelRenderer
