@@ -64,8 +64,8 @@ def test_pan32_a_click_anywhere_into_a_panel_without_regions_brings_the_keyboard
     assert [shown for shown, _ in changes] == [False]
 
 
-def test_pan31_with_regions_the_keyboard_follows_the_fields_focus() -> None:
-    """PAN-31, PAN-24: with regions the keyboard follows the settled field-focus."""
+def test_pan24_with_regions_the_keyboard_follows_the_fields_focus() -> None:
+    """PAN-24: with regions the keyboard follows the field-focus the panel reports."""
     keyboard = VrKeyboard(contract=True, regions=True)
     assert keyboard.pointer_inside() == []
     assert keyboard.field_focus(True) == [(True, "a field of the panel took the focus")]
@@ -152,10 +152,10 @@ async def test_pan32_pointer_type_and_click_away_on_a_panel_without_regions(
 
 
 @pytest.mark.anyio
-async def test_pan31_on_a_panel_with_regions_a_click_on_no_field_brings_no_keyboard(
+async def test_on_a_panel_with_regions_a_click_on_no_field_brings_no_keyboard(
     x_display: str,
 ) -> None:
-    """PAN-31: with regions only a click into a field brings the keyboard."""
+    """With regions, only a click that focuses a field brings the keyboard."""
     async with preview(PROBE_PANEL, x_display) as (client, events):
         await client.pointer(20, 90)  # bg0, no field
         assert (await client.state())["keyboard"] is False
