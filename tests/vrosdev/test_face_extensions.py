@@ -8,6 +8,7 @@ each extension did is read back from the transcript, where the reader's lines ca
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,56 @@ def test_face20_the_provider_publishes_only_while_demanded(tmp_path: Path) -> No
     assert codes.count(None) >= 10
     assert set(codes) <= {None, "not_demanded", "not_granted"}
     assert codes.count("not_demanded") + codes.count("not_granted") <= 4
+
+
+def _vrosdev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vrosdev.cli", "run", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_command_line_runs_a_companion_with_its_own_grants(tmp_path: Path) -> None:
+    """FACE-5 from the command line: --also-command/--also-id/--also-grant."""
+    script = tmp_path / "steps.txt"
+    script.write_text(
+        f"face-wait source sim\nface-wait reader {READER}\nface-select eyes sim\nsleep 0.5\n",
+        encoding="utf-8",
+    )
+    record = tmp_path / "t.jsonl"
+    done = _vrosdev(
+        *("--command", f"{sys.executable} examples/face_provider.py", "--id", PROVIDER),
+        *("--grant", "face_provide=true", "--state", str(tmp_path / "state")),
+        *("--also-command", f"{sys.executable} examples/face_reader.py", "--also-id", READER),
+        *("--also-grant", f"{READER}:face_read=true"),
+        *("--script", str(script), "--record", str(record)),
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "face_reader: read=True eyes=sim #" in done.stdout
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    welcome = next(
+        f["result"]
+        for f in _frames(lines, READER, "host>ext")
+        if f.get("result", {}).get("result") == "welcome"
+    )
+    assert welcome["granted"]["face_read"] is True
+    assert "face_provide" not in welcome["granted"]
+
+
+def test_a_companion_without_its_id_is_refused_before_launch(tmp_path: Path) -> None:
+    done = _vrosdev(
+        *("--command", "true", "--id", PROVIDER, "--also-command", "true"), cwd=tmp_path
+    )
+    assert done.returncode != 0
+    assert "each --also-command needs its --also-id" in done.stderr
+    done = _vrosdev(
+        *("--command", "true", "--id", PROVIDER, "--also-command", "true"),
+        *("--also-id", READER, "--also-grant", "com.example.other:face_read=true"),
+        cwd=tmp_path,
+    )
+    assert "ID:NAME=VALUE of an --also-id" in done.stderr
