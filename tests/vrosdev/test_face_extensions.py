@@ -145,7 +145,9 @@ def test_face20_the_provider_publishes_only_while_demanded(tmp_path: Path) -> No
     codes = [answers[i].get("code") for i in publishes if i in answers]
     assert codes.count(None) >= 10
     assert set(codes) <= {None, "not_demanded", "not_granted"}
-    assert codes.count("not_demanded") + codes.count("not_granted") <= 4
+    # at most the one publish in flight at each end of demand: read off, provide off, the
+    # reader's exit at shutdown, and the reader's and the provider's reconnections
+    assert codes.count("not_demanded") + codes.count("not_granted") <= 5
 
 
 def _vrosdev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
