@@ -84,7 +84,8 @@ async def test_face1_providing_needs_face_provide_and_reading_face_read() -> Non
 
 
 async def test_face2_h10_both_grants_are_off_until_the_user_turns_them_on() -> None:
-    """FACE-2, H-10: off until the user turns them on; welcome lists them only when on."""
+    """FACE-2, H-10, H-11: off until the user turns them on, welcome lists them only when on,
+    and one turned on mid-connection stays off until the next hello."""
     async with face_hosts({}) as (ext,):
         peer = await ext.ready()
         granted = peer.welcome["granted"]  # type: ignore[attr-defined]
