@@ -17,6 +17,7 @@ from .host.config import CAPABILITY_FLAGS, HOST_VERSIONS, HostConfig
 from .script import ScriptError, parse
 
 log = logging.getLogger("vrosdev")
+PREVIEW_MARGIN_PX = 24
 
 
 def _grant(value: str) -> tuple[str, Any]:
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--installed", metavar="ID", help="an extension installed with vrosdev install"
     )
     run.add_argument("--id", help="the extension id, with --command")
+    add_companion_options(run)
     add_host_options(run)
     run.add_argument("--script", type=Path, help="scripted steps; vrosdev stops at its end")
     run.add_argument("--preview", action="store_true", help="open a window per visible panel")
@@ -80,6 +82,68 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     strict.add_argument("--strict", dest="strict", action="store_true", default=True)
     strict.add_argument("--no-strict", dest="strict", action="store_false")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+
+
+def add_companion_options(p: argparse.ArgumentParser) -> None:
+    """More extensions in the same vrOS (vrosdev.companions): a face provider beside a reader;
+    and whether that vrOS has face tracking at all."""
+    p.add_argument(
+        "--also-command",
+        action="append",
+        default=[],
+        metavar="CMD",
+        help="launch one more extension beside the first (repeatable, paired with --also-id)",
+    )
+    p.add_argument("--also-id", action="append", default=[], metavar="ID")
+    p.add_argument(
+        "--face",
+        choices=("simulate", "unsupported"),
+        default="simulate",
+        help="face tracking (docs/face.md), or a vrOS without it",
+    )
+    p.add_argument(
+        "--also-grant",
+        action="append",
+        default=[],
+        metavar="ID:NAME=VALUE",
+        help="a grant of a companion, as --grant",
+    )
+
+
+def companions_from_args(args: argparse.Namespace, first: HostConfig) -> list[Any]:
+    import dataclasses
+
+    from vxp.manifest import EXTENSION_ID_RE
+
+    from .companions import Companion
+
+    if len(args.also_command) != len(args.also_id):
+        raise SystemExit("vrosdev: each --also-command needs its --also-id")
+    grants: dict[str, dict[str, Any]] = {i: {"bus": []} for i in args.also_id}
+    for text in args.also_grant:
+        ext_id, sep, grant = text.partition(":")
+        if not sep or ext_id not in grants:
+            raise SystemExit(f"vrosdev: --also-grant {text!r}: ID:NAME=VALUE of an --also-id")
+        try:
+            name, value = _grant(grant)
+        except argparse.ArgumentTypeError as exc:
+            raise SystemExit(f"vrosdev: --also-grant: {exc}") from None
+        grants[ext_id][name] = [p for p in value.split(",") if p] if name == "bus" else value
+    out: list[Any] = []
+    for command, ext_id in zip(args.also_command, args.also_id, strict=True):
+        if ext_id == first.ext_id or not EXTENSION_ID_RE.fullmatch(ext_id):
+            raise SystemExit(f"vrosdev: --also-id {ext_id!r} must be a new extension id")
+        config = dataclasses.replace(
+            first,
+            ext_id=ext_id,
+            token=secrets.token_urlsafe(24),
+            granted=grants[ext_id],
+            settings=[],
+            panels={},
+            audio_out=None,
+        )
+        out.append(Companion(config, shlex.split(command), Path.cwd()))
+    return out
 
 
 def default_state_dir() -> Path:
@@ -214,6 +278,8 @@ def _run(args: argparse.Namespace) -> int:
             raise SystemExit(f"vrosdev: script {args.script}: {exc}") from None
     interactive = steps is None and sys.stdin.isatty()
     renderer = _preview_renderer(config) if args.preview else None
+    config.face_mode = args.face
+    also = companions_from_args(args, config)
     return anyio.run(
         lambda: run_extension(
             config,
@@ -223,6 +289,7 @@ def _run(args: argparse.Namespace) -> int:
             interactive=interactive,
             record=args.record,
             renderer_factory=renderer,
+            also=also,
         )
     )
 
@@ -249,7 +316,11 @@ def _preview_renderer(config: HostConfig) -> Any:
         theme_settings(config.theme, config.reduced_motion)
     except ValueError as exc:
         raise SystemExit(f"vrosdev: {exc}") from None
-    return renderer_service(show_manifest_panels=bool(os.environ.get("DISPLAY")))
+    desktop = bool(os.environ.get("DISPLAY"))
+    # On a desktop each window has a border of "world" round the panel: a click there is a
+    # click away from the panel (PAN-26, PAN-32).
+    margin = PREVIEW_MARGIN_PX if desktop else 0
+    return renderer_service(show_manifest_panels=desktop, margin=margin)
 
 
 if __name__ == "__main__":

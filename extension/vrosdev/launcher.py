@@ -14,8 +14,9 @@ import os
 import signal
 import subprocess
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -23,6 +24,9 @@ from .host.config import HostConfig
 from .host.core import ExtensionHost
 from .host.log import Recorder
 from .script import ScriptError, ScriptRunner, Step, parse_line
+
+if TYPE_CHECKING:
+    from .companions import Companion
 
 log = logging.getLogger("vrosdev")
 SHUTDOWN_GRACE_S = 2.0
@@ -47,10 +51,17 @@ async def run_extension(
     renderer_factory: object | None = None,
     record: Path | None = None,
     driver: Callable[[ExtensionHost], Awaitable[None]] | None = None,
+    also: Sequence[Companion] = (),
 ) -> int:
     """``driver`` (``vrosdev screenshot``) plays the user instead of a script; when it returns,
-    the extension is shut down as after a script."""
-    host = ExtensionHost(config, Recorder(config.token, record))
+    the extension is shut down as after a script. ``also``: more extensions in the same vrOS
+    (vrosdev.companions), shut down before this one."""
+    from . import companions
+
+    shared: dict[str, Any] = {}
+    host = ExtensionHost(config, Recorder(config.token, record), shared)
+    others: list[companions.Running] = []
+    companion_violations = 0
     endpoint = runtime_dir() / f"ext-{config.ext_id}.sock"
     endpoint.unlink(missing_ok=True)
     listener = await anyio.create_unix_listener(endpoint)
@@ -89,6 +100,7 @@ async def run_extension(
         _kill_group(process.pid)
 
     async def shutdown() -> None:
+        await companions.shut_down(others)
         sent = await host.emit({"event": "shutting_down"})
         await stop_process("shutting_down sent" if sent else "shutdown")
 
@@ -118,6 +130,7 @@ async def run_extension(
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(host.serve, listener)
+            others.extend(await companions.start(list(also), shared, host.recorder, record, tg))
             tg.start_soon(watch_hello)
             tg.start_soon(drive)
             if renderer_factory is not None:
@@ -131,13 +144,15 @@ async def run_extension(
             if process.returncode is None:
                 _kill_group(process.pid)
                 await process.wait()
+            companion_violations = await companions.close(others)
             await _finish_services(host)
             host.recorder.close()
     code = exit_code if exit_code is not None else 1
     if code < 0:
         log.info("the extension was ended by signal %d", -code)
-    if config.strict and host.recorder.violations:
-        log.warning("%d spec violation(s) (strict mode)", len(host.recorder.violations))
+    violations = len(host.recorder.violations) + companion_violations
+    if config.strict and violations:
+        log.warning("%d spec violation(s) (strict mode)", violations)
         if code == 0:
             code = STRICT_VIOLATION_EXIT
     return code
@@ -179,3 +194,6 @@ async def _prompt(runner: ScriptRunner, shutdown: object) -> None:
             await runner.run_step(step)
         except ScriptError as exc:
             print(f"vrosdev: {exc}")
+
+
+kill_group = _kill_group  # for vrosdev.companions

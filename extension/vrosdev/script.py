@@ -11,6 +11,9 @@ One step a line, ``#`` starts a comment::
     media-pause KEY               media-volume KEY N
     media-stop KEY                media-control KEY ACTION [VALUE] generation=N
     focus PANEL ELEMENT           blur PANEL
+    pointer PANEL X Y             click-away PANEL     (a real click into / away from it)
+    type PANEL TEXT               (keys of the VR keyboard, which must be up; TEXT to the end)
+    face-select, face-grant, face-wait, drop     (vrosdev.face_steps)
     kill                          (SIGKILL the extension: a crash, for tests)
     disconnect [forget-sounds]    (drop the connection without shutting_down, as a host restart;
                                    forget-sounds also unloads every sound)
@@ -72,6 +75,12 @@ VERBS = {
     "disconnect": (0, 1),
     "shutdown": (0, 0),
 }
+# face-select, face-grant, face-wait, drop: vrosdev.face_steps
+FACE_VERBS = {"face-select": (2, 2), "face-grant": (3, 3), "face-wait": (2, 3), "drop": (1, 1)}
+VERBS.update(FACE_VERBS)
+# the user's hand on a panel (PAN-32): needs the panel renderer
+INPUT_VERBS = {"pointer": (3, 3), "click-away": (1, 1), "type": (2, 2)}
+VERBS.update(INPUT_VERBS)
 
 
 def parse_line(text: str, line_no: int = 0) -> Step | None:
@@ -85,7 +94,7 @@ def parse_line(text: str, line_no: int = 0) -> Step | None:
     lo, hi = VERBS[verb]
     if verb in ("event",):
         args: tuple[str, ...] = (rest,) if rest else ()
-    elif verb in ("setting", "bus-publish"):
+    elif verb in ("setting", "bus-publish", "type"):  # the value runs to the end of the line
         name, _, value = rest.partition(" ")
         args = tuple(a for a in (name, value.strip()) if a)
     elif verb == "click":
@@ -181,6 +190,12 @@ class ScriptRunner:
             "kill": self._kill,
             "disconnect": self._disconnect,
         }
+        from .face_steps import ACTIONS as FACE_ACTIONS
+
+        for verb, action in FACE_ACTIONS.items():
+            self.actions[verb] = lambda step, act=action: act(self.host, step)
+        for verb in INPUT_VERBS:
+            self.actions[verb] = self._user_input
 
     async def run(self, steps: list[Step]) -> bool:
         """Run until a ``shutdown`` step; True when one was reached."""
@@ -333,6 +348,23 @@ class ScriptRunner:
         if renderer is None:
             raise ScriptError(f"line {step.line_no}: focus needs the panel renderer (--preview)")
         await renderer.focus(step.args[0], step.args[1])
+
+    async def _user_input(self, step: Step) -> None:
+        """`pointer PANEL X Y`, `click-away PANEL`, `type PANEL TEXT` (real X input)."""
+        renderer = self.host.services.get("renderer")
+        if renderer is None:
+            raise ScriptError(f"line {step.line_no}: {step.verb} needs the panel renderer")
+        name = step.args[0]
+        if step.verb == "pointer":
+            try:
+                x, y = int(step.args[1]), int(step.args[2])
+            except ValueError:
+                raise ScriptError(f"line {step.line_no}: pointer PANEL X Y in pixels") from None
+            await renderer.user_input(name, "pointer", x, y)
+        elif step.verb == "click-away":
+            await renderer.user_input(name, "click_away")
+        else:
+            await renderer.user_input(name, "type_text", step.args[1])
 
     async def _blur(self, step: Step) -> None:
         renderer = self.host.services.get("renderer")

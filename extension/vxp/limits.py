@@ -64,4 +64,18 @@ I64_ABS_MAX = 2**53  # PAN-9: Slint int is exact up to 2^53
 # A Slint identifier (docs/protocol-notes.md#r29).
 PROP_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 VOLUME_MIN, VOLUME_MAX = 0, 100  # MED-13
-FACE_EXPRESSION_RE = re.compile(r"^[a-z0-9_]{1,64}$")  # the 37 names are not listed (FACE-15)
+# FACE-15's fixed set of 37, as docs/face.md reads it (the page names only three)
+FACE_EXPRESSIONS = frozenset(
+    """
+    jaw_forward jaw_left jaw_right jaw_open
+    mouth_close mouth_funnel mouth_pucker mouth_left mouth_right
+    mouth_smile_left mouth_smile_right mouth_frown_left mouth_frown_right
+    mouth_dimple_left mouth_dimple_right mouth_stretch_left mouth_stretch_right
+    mouth_roll_lower mouth_roll_upper mouth_shrug_lower mouth_shrug_upper
+    mouth_press_left mouth_press_right mouth_lower_down_left mouth_lower_down_right
+    mouth_upper_up_left mouth_upper_up_right
+    cheek_puff cheek_squint_left cheek_squint_right
+    nose_sneer_left nose_sneer_right
+    tongue_out tongue_up tongue_down tongue_left tongue_right
+    """.split()  # noqa: SIM905 - laid out as in docs/face.md
+)

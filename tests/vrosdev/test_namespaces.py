@@ -1,4 +1,4 @@
-"""vrosdev's kv, secrets, bus, commands, settings, strings, assets and face over raw lines."""
+"""vrosdev's kv, secrets, bus, commands, settings, strings and assets over raw lines."""
 
 from __future__ import annotations
 
@@ -427,20 +427,6 @@ async def test_ast19_budget_full_every_n() -> None:
         p = await h.ready()
         codes = [(await p.result(2 + i, "assets", _put(f"b{i}"))).get("code") for i in range(4)]
         assert codes == [None, "budget_full", None, "budget_full"]
-
-
-# --- face -----------------------------------------------------------------------------------
-
-
-async def test_face1_not_granted_then_unsupported() -> None:
-    async with running_host() as h:
-        p = await h.ready()
-        err = await p.result(2, "face", {"op": "unsubscribe"})
-        assert err["code"] == "not_granted"
-    async with running_host(config(granted={"bus": [], "face_read": True})) as h:
-        p = await h.ready()
-        err = await p.result(2, "face", {"op": "unsubscribe"})
-        assert err["code"] == "unsupported"
 
 
 # --- events ---------------------------------------------------------------------------------

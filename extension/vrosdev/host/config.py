@@ -36,6 +36,7 @@ class HostConfig:
     hello_deadline_s: float = 5.0
     strict: bool = True
     media_mode: str = "simulate"
+    face_mode: str = "simulate"  # or "unsupported": a vrOS without face tracking (FACE-32)
     audio_out: Path | None = None
     audio_cache_mib: int = 512
     no_device: frozenset[str] = frozenset()

@@ -52,8 +52,15 @@ class Namespace:
 class ExtensionHost:
     """Host-wide state for one extension: config, stores, engines, the live connection."""
 
-    def __init__(self, config: HostConfig, recorder: Recorder | None = None) -> None:
+    def __init__(
+        self,
+        config: HostConfig,
+        recorder: Recorder | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> None:
         self.config = config
+        # vrOS-wide state of every extension in this run (the face hub); see docs/face.md
+        self.shared: dict[str, Any] = {} if shared is None else shared
         self.version = Version.parse(config.host_version)
         self.recorder = recorder or Recorder(config.token)
         self.connection: Connection | None = None

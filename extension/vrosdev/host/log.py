@@ -44,13 +44,27 @@ def abbreviate_pixels(frame: Any) -> Any:
 
 
 class Recorder:
-    def __init__(self, token: str, path: Path | None = None) -> None:
+    def __init__(
+        self,
+        token: str,
+        path: Path | None = None,
+        *,
+        ext: str | None = None,
+        start: float | None = None,
+    ) -> None:
+        """``ext`` labels every line (``"ext": id``) of a second extension sharing the
+        transcript of the first; ``start`` is then the first recorder's, for one clock."""
         self._token = token
-        self._start = time.monotonic()
+        self._ext = ext
+        self._start = time.monotonic() if start is None else start
         self._file: IO[str] | None = path.open("a", encoding="utf-8") if path else None
         self.violations: list[str] = []
         self.frames = 0
         self.last_frame_at = time.monotonic()
+
+    @property
+    def start(self) -> float:
+        return self._start
 
     def now(self) -> float:
         return round(time.monotonic() - self._start, 6)
@@ -86,6 +100,8 @@ class Recorder:
 
     def _write(self, obj: dict[str, Any]) -> None:
         assert self._file is not None
+        if self._ext is not None:
+            obj["ext"] = self._ext
         self._file.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         self._file.flush()
 

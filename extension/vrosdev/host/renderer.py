@@ -99,8 +99,10 @@ class PanelRenderer:
         display: str | None = None,
         private_display: bool = False,
         show_manifest_panels: bool = False,
+        margin: int = 0,
     ) -> None:
         self.host = host
+        self._margin = margin  # the live preview's border where the mouse clicks away
         self.theme = theme_settings(host.config.theme, host.config.reduced_motion)
         self._display = display
         self._private_display = private_display
@@ -196,6 +198,17 @@ class PanelRenderer:
         window, client = await self._ready_window(name)
         async with window.lock:
             await client.blur()
+
+    async def user_input(self, name: str, verb: str, *args: Any) -> None:
+        """Script `pointer`, `click-away`, `type`: the user's hand on the panel (PAN-32)."""
+        window, client = await self._ready_window(name)
+        async with window.lock:
+            await self._sync(window, client)
+            await client.flush()
+            try:
+                await getattr(client, verb)(*args)
+            except PanelHookError as exc:
+                raise ScriptError(f"panel {name}: {exc}") from None
 
     # -- for screenshots, scripts and tests ---------------------------------------------------
 
@@ -302,6 +315,7 @@ class PanelRenderer:
                 height=_side(state.height),
                 theme=self.theme,
                 display=display,
+                margin=self._margin,
             ) as client:
                 for warning in client.warnings:
                     self.host.recorder.note(f"panel {name}: {warning}")
@@ -417,6 +431,9 @@ class PanelRenderer:
                     window.edge_seen = anyio.Event()
                     edge = "true" if focused else "false"
                     recorder.note(f"panel {name}: field-focus({edge}) consumed by the host")
+                case "keyboard":
+                    shown = "shown" if event.get("shown") else "hidden"
+                    recorder.note(f"panel {name}: VR keyboard {shown}: {event.get('why', '')}")
                 case "violation":
                     recorder.note(f"panel {name}: preview: {event.get('message', '')}")
                 case _:
@@ -450,7 +467,11 @@ def _asset_fields(key: str, asset: Asset) -> dict[str, Any]:
 
 
 def renderer_service(
-    *, display: str | None = None, private_display: bool = False, show_manifest_panels: bool = False
+    *,
+    display: str | None = None,
+    private_display: bool = False,
+    show_manifest_panels: bool = False,
+    margin: int = 0,
 ) -> Callable[[ExtensionHost], Awaitable[None]]:
     """A `renderer_factory` for `run_extension`: installs a PanelRenderer and serves it."""
 
@@ -460,6 +481,7 @@ def renderer_service(
             display=display,
             private_display=private_display,
             show_manifest_panels=show_manifest_panels,
+            margin=margin,
         )
         await renderer.run()
 

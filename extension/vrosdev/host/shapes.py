@@ -228,8 +228,8 @@ class FacePublish(Shape):
 
 class FaceSubscribe(Shape):
     op: Literal["subscribe"]
-    eyes: Any = None
-    mouth: Any = None
+    eyes: bool  # docs/face.md: which parts this reader reads, both required
+    mouth: bool
 
 
 class FaceUnsubscribe(Shape):

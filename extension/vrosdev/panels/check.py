@@ -31,6 +31,7 @@ _IMAGE_URL = re.compile(r"@image-url\s*\(")
 _TEXT_FIELD = re.compile(
     rf"(?:{_KW}inherits\s+|:=\s*|^|[\s{{;}}])(?P<kind>TextInput|LineEdit|TextEdit)\s*\{{", re.M
 )
+_FOCUS_REGION = re.compile(rf"{_KW}ExtFocusRegion\s*\{{")  # a use, not the import
 _WINDOW_BASES = frozenset({"Window", "Dialog", "PopupWindow"})
 
 
@@ -45,6 +46,7 @@ class PanelCheck:
     violations: tuple[str, ...]  # logged violations; the panel still runs
     warnings: tuple[str, ...]
     interface: PanelInterface
+    has_focus_region: bool = False  # PAN-31; without one the whole panel is the field (PAN-32)
 
     @property
     def ok(self) -> bool:
@@ -128,4 +130,5 @@ def check_source(source: str) -> PanelCheck:
         violations=tuple(violations),
         warnings=tuple(warnings),
         interface=interface,
+        has_focus_region=_FOCUS_REGION.search(blanked) is not None,
     )

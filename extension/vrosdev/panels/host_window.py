@@ -32,11 +32,17 @@ def forwarded(name: str) -> str:
     return FORWARD_PREFIX + name
 
 
-def _size(axis: str, chosen: int | None, fallback: int) -> str:
+POINTER_PRESSED = "vrosdev-pressed"  # a press on the panel that no element of it took
+POINTER_AWAY = "vrosdev-away"  # a press in the margin: a click away from the panel
+
+
+def _size(axis: str, chosen: int | None, fallback: int, margin: int) -> str:
     if chosen is not None:
-        return f"{axis}: {int(chosen)}px;"
-    preferred = f"panel.preferred-{axis}"
-    return f"{axis}: {preferred} > 0 ? {preferred} : {fallback}px;"
+        inner = f"{int(chosen)}px"
+    else:
+        preferred = f"panel.preferred-{axis}"
+        inner = f"({preferred} > 0 ? {preferred} : {fallback}px)"
+    return f"{axis}: {inner} + {2 * margin}px;"
 
 
 def host_window_source(
@@ -46,7 +52,10 @@ def host_window_source(
     title: str,
     width: int | None = None,
     height: int | None = None,
+    margin: int = 0,
 ) -> HostWindowSource:
+    """``margin``: pixels of "world" around the panel (the live preview's), where a press is a
+    click away from it (PAN-26, PAN-32); screenshots use none."""
     if interface.root is None:
         raise ValueError("the panel has no root component")
     lines = [
@@ -55,11 +64,24 @@ def host_window_source(
         f"export component {HOST_WINDOW} inherits Window {{",
         f'    title: "{title}";',
         "    background: transparent;",
-        f"    {_size('width', width, DEFAULT_SIZE_PX[0])}",
-        f"    {_size('height', height, DEFAULT_SIZE_PX[1])}",
+        f"    {_size('width', width, DEFAULT_SIZE_PX[0], margin)}",
+        f"    {_size('height', height, DEFAULT_SIZE_PX[1], margin)}",
         "    out property <length> vrosdev-width: self.width;",
         "    out property <length> vrosdev-height: self.height;",
-        f"    panel := {interface.root.name} {{ width: parent.width; height: parent.height; }}",
+        f"    callback {POINTER_PRESSED}();",
+        f"    callback {POINTER_AWAY}();",
+    ]
+    box = f"x: {margin}px; y: {margin}px; width: parent.width - {2 * margin}px;"
+    box += f" height: parent.height - {2 * margin}px;"
+    if margin:
+        lines.append(f"    TouchArea {{ clicked => {{ root.{POINTER_AWAY}(); }} }}")
+    lines += [
+        f"    TouchArea {{ {box}",
+        "        pointer-event(e) => {",
+        f"            if (e.kind == PointerEventKind.down) {{ root.{POINTER_PRESSED}(); }}",
+        "        }",
+        "    }",
+        f"    panel := {interface.root.name} {{ {box} }}",
     ]
     for decl in interface.properties.values():
         if decl.access in ("in", "in-out", "out") and decl.type_text:

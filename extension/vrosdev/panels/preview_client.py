@@ -87,8 +87,10 @@ class PreviewClient:
         height: int | None = None,
         theme: ThemeSettings | None = None,
         display: str | None = None,
+        margin: int = 0,
     ) -> AsyncIterator["PreviewClient"]:
-        """Start a preview; raises PanelLoadError with the compile_failed text."""
+        """Start a preview; raises PanelLoadError with the compile_failed text. ``margin``:
+        pixels around the panel where the mouse clicks away from it (the live preview)."""
         server: VirtualDisplay | None = None
         display = display or os.environ.get("DISPLAY")
         if not display:
@@ -112,6 +114,7 @@ class PreviewClient:
                             "name": name,
                             "width": width,
                             "height": height,
+                            "margin": margin,
                             "theme": asdict(theme or ThemeSettings()),
                         }
                     )
@@ -247,6 +250,22 @@ class PreviewClient:
     async def blur(self) -> None:
         """Script `blur PANEL`: advances field-blur (PAN-26)."""
         await self.request("blur")
+
+    async def pointer(self, x: int, y: int) -> None:
+        """Script `pointer PANEL X Y`: a real click into the panel at (x, y) (PAN-32)."""
+        await self.request("pointer", x=x, y=y)
+
+    async def click_away(self) -> None:
+        """Script `click-away PANEL`: a click outside the panel (PAN-26)."""
+        await self.request("click-away")
+
+    async def type_text(self, text: str) -> None:
+        """Script `type PANEL TEXT`: keys of the VR keyboard, which must be up."""
+        await self.request("type", text=text)
+
+    async def mouse(self, x: int, y: int) -> None:
+        """A bare mouse click at window pixels (margin included), as a person would click."""
+        await self.request("mouse", x=x, y=y)
 
     async def invoke(self, callback: str, args: list[Any]) -> None:
         await self.request("invoke", callback=callback, args=args)

@@ -11,6 +11,9 @@ the host's anyio loop. Protocol (one JSON object per line):
                    {"cmd": "remove-asset", "key": str} | {"cmd": "clear-assets"}
                    {"cmd": "theme", ...ThemeSettings fields}
                    {"cmd": "focus", "element": str} | {"cmd": "blur"}
+                   {"cmd": "pointer", "x": int, "y": int} | {"cmd": "click-away"}
+                   {"cmd": "type", "text": str}   (real X input: window_input.py)
+                   {"cmd": "mouse", "x": int, "y": int}   (a bare click at window pixels)
                    {"cmd": "invoke", "callback": str, "args": [typed...]}
                    {"cmd": "screenshot", "path": str} | {"cmd": "state"} | {"cmd": "quit"}
                    {"cmd": "get", "name": str}   (a root in/out property, JSON-shaped)
@@ -21,6 +24,7 @@ the host's anyio loop. Protocol (one JSON object per line):
                    {"event": "failed", "message": str}   (compile_failed text; then exit 2)
                    {"event": "callback", "callback": str, "args": [typed...]}  -> panel_event
                    {"event": "field-focus", "focused": bool}   (consumed by the host, PAN-25)
+                   {"event": "keyboard", "shown": bool, "why": str}   (the VR keyboard)
                    {"event": "violation", "message": str}
                    {"event": "closed"}                    (the window was closed)
 
@@ -62,6 +66,7 @@ class Worker:
                 name=command.get("name", "panel"),
                 width=command.get("width"),
                 height=command.get("height"),
+                margin=int(command.get("margin", 0)),
                 theme=theme,
                 asset_lookup=self._assets.get,
                 on_event=self.send,
@@ -127,6 +132,23 @@ class Worker:
             case "blur":
                 window.blur()
                 reply()
+            case "pointer" | "type" | "mouse" as verb:
+
+                def input_done(error: str | None) -> None:
+                    if error is None:
+                        reply()
+                    else:
+                        reply(False, error=f"PanelHookError: {error}")
+
+                if verb == "pointer":
+                    window.input.pointer(int(command["x"]), int(command["y"]), input_done)
+                elif verb == "mouse":
+                    window.input.mouse(int(command["x"]), int(command["y"]), input_done)
+                else:
+                    window.input.type(str(command["text"]), input_done)
+            case "click-away":
+                window.input.click_away()
+                reply()
             case "invoke":
                 window.invoke(command["callback"], command.get("args", []))
                 reply()
@@ -143,6 +165,7 @@ class Worker:
                 window.screenshot(path, done)
             case "state":
                 reply(
+                    keyboard=window.input.keyboard.shown,
                     field_focused=window.field_focused,
                     field_focus_edges=window.field_focus_edges,
                     size=list(window.size),

@@ -110,6 +110,7 @@ class PanelWindow:
         theme: ThemeSettings | None = None,
         asset_lookup: AssetLookup | None = None,
         on_event: EventSink | None = None,
+        margin: int = 0,
     ) -> None:
         import slint
 
@@ -128,6 +129,7 @@ class PanelWindow:
             title=f"vrosdev {name} {os.getpid()} {id(self):x}",
             width=width,
             height=height,
+            margin=margin,
         )
         self.title = generated.title
         with tempfile.TemporaryDirectory(prefix="vrosdev-panel-") as folder:
@@ -153,6 +155,25 @@ class PanelWindow:
         for callback in self.interface.callbacks:
             self._instance.set_callback(forwarded(callback), self._callback_handler(callback))
         self.set_theme(theme or ThemeSettings())
+        from vrosdev.panels.window_input import PanelInput
+
+        self.input = PanelInput(self, margin=margin, regions=check.has_focus_region)
+
+    # -- for vrosdev.panels.window_input --------------------------------------------------
+
+    @property
+    def instance(self) -> Any:
+        return self._instance
+
+    @property
+    def slint(self) -> Any:
+        return self._slint
+
+    def emit(self, event: PanelEvent) -> None:
+        self._emit(event)
+
+    def run_changed_handlers(self) -> None:
+        self._run_changed_handlers()
 
     # -- window ---------------------------------------------------------------------------
 
@@ -332,6 +353,7 @@ class PanelWindow:
         if focused != self.field_focused:
             self.field_focused = focused
             self._emit({"event": "field-focus", "focused": focused})
+            self.input.focus_settled(focused)
 
     def _run_changed_handlers(self) -> None:
         """`changed` handlers are deferred to the next event-loop turn; a host action (focus,

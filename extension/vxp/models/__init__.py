@@ -102,6 +102,8 @@ if TYPE_CHECKING:
     )
     from .face import (
         Eyes,
+        EyesPart,
+        EyesSample,
         FaceCapabilities,
         FaceDemand,
         FaceErr,
@@ -120,8 +122,12 @@ if TYPE_CHECKING:
         FaceUnregister,
         FaceUnsubscribe,
         Mouth,
-        SelectedEyes,
-        SelectedMouth,
+        MouthPart,
+        MouthSample,
+        PartNone,
+        PartOff,
+        PartUnknown,
+        PartWaiting,
         Weight,
     )
     from .handshake import (

@@ -2,15 +2,9 @@
 
 Providing needs ``face_provide`` (register, unregister, publish), reading ``face_read``
 (subscribe, unsubscribe); a missing or revoked grant is the domain err ``not_granted``.
-
-The page names the sample and state fields but not their JSON shapes; this SDK reads them as: a gaze
-is a ``[x, y, z]`` unit vector in headset space (FACE-24), eyes carry ``gaze`` (combined) or
-``gaze_left``/``gaze_right``, ``closed_left``/``closed_right``, ``convergence_m`` and
-``confidence``; a mouth carries ``weights``. The ``face_update`` state is ``{"granted": {"provide",
-"read"}, "eyes": selected | null, "mouth": selected | null, "demands": [{"source_id", "eyes",
-"mouth"}]}`` where selected is ``{"source_id", "age_ms", "sample"}``. The 37 expression names are
-not listed on the page, so names are only checked for their form. A missing channel means unknown,
-never zero (FACE-28): every part is optional.
+The page leaves the shapes of a sample's parts, of ``subscribe`` and of the ``face_update``
+state open, and does not list the 37 expressions: these models follow docs/face.md, as
+vrosdev does. A missing channel means unknown, never zero (FACE-28): every part is optional.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, Tag, field_validator, model_validator
 
 from ..limits import (
-    FACE_EXPRESSION_RE,
+    FACE_EXPRESSIONS,
     FACE_MAX_AGE_MS,
     FACE_RATE_MAX,
     FACE_RATE_MIN,
@@ -93,6 +87,12 @@ class Eyes(_Data):
     def _unit(cls, value: float | None) -> float | None:
         return _unit_interval(value, "an eye value")
 
+    @model_validator(mode="after")
+    def _something(self) -> Self:
+        if not self.model_fields_set - {"extra"}:
+            raise domain_error("invalid_sample", "eyes carries nothing; leave it out (FACE-28)")
+        return self
+
 
 class Weight(_Data):
     expression: str
@@ -107,7 +107,22 @@ class Weight(_Data):
 
 
 class Mouth(_Data):
-    weights: list[Weight] = Field(default_factory=list[Weight])
+    weights: list[Weight]
+
+    @field_validator("weights")
+    @classmethod
+    def _weights(cls, weights: list[Weight]) -> list[Weight]:
+        names = [w.expression for w in weights]
+        if not names:
+            raise domain_error("invalid_sample", "mouth carries no weights; leave it out")
+        if len(set(names)) != len(names):
+            raise domain_error("invalid_sample", "a weight's expression appears twice")
+        return weights
+
+
+def _expression(name: str, code: str) -> None:
+    if name not in FACE_EXPRESSIONS:
+        raise domain_error(code, f"{name!r} is not one of the 37 expressions (FACE-15)")
 
 
 # --- requests -------------------------------------------------------------------------------
@@ -125,11 +140,16 @@ class FaceCapabilities(Outbound):
     @classmethod
     def _expressions(cls, names: list[str] | None) -> list[str] | None:
         for name in names or ():
-            if not FACE_EXPRESSION_RE.fullmatch(name):
-                raise domain_error(
-                    "invalid_source", f"expression {name!r} is not an expression name (FACE-15)"
-                )
+            _expression(name, "invalid_source")
+        if names is not None and len(set(names)) != len(names):
+            raise domain_error("invalid_source", "an expression is claimed twice")
         return names
+
+    @model_validator(mode="after")
+    def _claims_something(self) -> Self:
+        if not (self.combined_gaze or self.per_eye_gaze or self.eye_lids or self.expressions):
+            raise domain_error("invalid_source", "a source must claim at least one capability")
+        return self
 
 
 class FaceSource(Outbound):
@@ -137,7 +157,7 @@ class FaceSource(Outbound):
     name: str
     device: str
     transport: str
-    capabilities: FaceCapabilities = Field(default_factory=FaceCapabilities)
+    capabilities: FaceCapabilities
     max_rate_hz: int
 
     @field_validator("id")
@@ -178,6 +198,8 @@ class FaceSample(Outbound):
     def _some_channel(self) -> Self:
         if self.eyes is None and self.mouth is None:
             raise domain_error("invalid_sample", "a sample carries eyes, mouth or both (FACE-23)")
+        for weight in self.mouth.weights if self.mouth is not None else ():
+            _expression(weight.expression, "invalid_sample")
         return self
 
 
@@ -199,9 +221,11 @@ class FacePublish(Outbound):
 
 
 class FaceSubscribe(Outbound):
+    """Which parts this reader reads; both are sent (docs/face.md)."""
+
     op: Literal["subscribe"] = "subscribe"
-    eyes: bool = True
-    mouth: bool = True
+    eyes: bool
+    mouth: bool
 
 
 class FaceUnsubscribe(Outbound):
@@ -255,32 +279,81 @@ class FaceGrant(Inbound):
     read: bool = False
 
 
-class SelectedEyes(Inbound):
+class PartOff(Inbound):
+    """This extension does not read the part (no ``face_read``, or not subscribed to it)."""
+
+    kind: Literal["off"]
+
+
+class PartNone(Inbound):
+    """No source is selected for the part."""
+
+    kind: Literal["none"]
+
+
+class PartWaiting(Inbound):
+    """A source is selected; no sample of it, or none younger than 250 ms."""
+
+    kind: Literal["waiting"]
+    extension: str
+    source_id: str
+
+
+class _PartSample(Inbound):
     """``age_ms`` is at sending; add your own delivery delay before trusting it (FACE-31)."""
 
+    kind: Literal["sample"]
+    extension: str
     source_id: str
-    age_ms: float | None = None
-    sample: Eyes | None = None
+    sequence: int
+    age_ms: float
 
 
-class SelectedMouth(Inbound):
-    source_id: str
-    age_ms: float | None = None
-    sample: Mouth | None = None
+class EyesSample(_PartSample):
+    sample: Eyes
+
+
+class MouthSample(_PartSample):
+    sample: Mouth
+
+
+class PartUnknown(Inbound):
+    """A kind a newer host added: skip it."""
+
+    kind: str
+
+
+EyesPart = Annotated[
+    Annotated[PartOff, Tag("off")]
+    | Annotated[PartNone, Tag("none")]
+    | Annotated[PartWaiting, Tag("waiting")]
+    | Annotated[EyesSample, Tag("sample")]
+    | Annotated[PartUnknown, Tag("unknown")],
+    tag_of("kind", PartOff, PartNone, PartWaiting, EyesSample),
+]
+MouthPart = Annotated[
+    Annotated[PartOff, Tag("off")]
+    | Annotated[PartNone, Tag("none")]
+    | Annotated[PartWaiting, Tag("waiting")]
+    | Annotated[MouthSample, Tag("sample")]
+    | Annotated[PartUnknown, Tag("unknown")],
+    tag_of("kind", PartOff, PartNone, PartWaiting, MouthSample),
+]
 
 
 class FaceDemand(Inbound):
     """Which of this extension's sources are wanted, for what (FACE-18)."""
 
     source_id: str
+    generation: int = 0
     eyes: bool = False
     mouth: bool = False
 
 
 class FaceState(Inbound):
     granted: FaceGrant = Field(default_factory=FaceGrant)
-    eyes: SelectedEyes | None = None
-    mouth: SelectedMouth | None = None
+    eyes: EyesPart = Field(default_factory=lambda: PartOff(kind="off"))
+    mouth: MouthPart = Field(default_factory=lambda: PartOff(kind="off"))
     demands: list[FaceDemand] = Field(default_factory=list[FaceDemand])
 
 

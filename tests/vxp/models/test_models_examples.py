@@ -271,8 +271,10 @@ TABLE_EXAMPLES: list[tuple[str, str, str]] = [
         "event",
         "event",
         '{"event":"face_update","state":{"granted":{"provide":true,"read":true},'
-        '"eyes":{"source_id":"sim","age_ms":20.0,"sample":{"gaze":[0.0,0.0,-1.0]}},'
-        '"mouth":null,"demands":[{"source_id":"sim","eyes":true,"mouth":false}]}}',
+        '"eyes":{"kind":"sample","extension":"com.example.face-provider","source_id":"sim",'
+        '"sequence":12,"age_ms":14.5,"sample":{"gaze":[0.0,0.0,-1.0],"closed_left":0.1}},'
+        '"mouth":{"kind":"waiting","extension":"com.example.face-provider","source_id":"sim"},'
+        '"demands":[{"source_id":"sim","generation":1,"eyes":true,"mouth":true}]}}',
     ),
 ]
 

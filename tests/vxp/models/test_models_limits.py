@@ -60,6 +60,7 @@ def _source(**change: Any) -> FaceSource:
         "name": "Sim",
         "device": "Demo",
         "transport": "VXP",
+        "capabilities": {"combined_gaze": True},
         "max_rate_hz": 30,
     }
     fields.update(change)
@@ -246,8 +247,22 @@ CASES: list[tuple[str, Callable[[], object], str, str | None]] = [
         "invalid_source",
     ),
     (
+        "FACE-15-not-one-of-the-37",
+        lambda: FaceCapabilities(expressions=["smile"]),
+        "37 expressions",
+        "invalid_source",
+    ),
+    (
+        "FACE-27-weight-of-no-expression",
+        lambda: FaceSample(
+            sequence=1, age_ms=1, mouth=Mouth(weights=[Weight(expression="grin", value=0.5)])
+        ),
+        "37 expressions",
+        "invalid_sample",
+    ),
+    (
         "FACE-22-age",
-        lambda: FaceSample(sequence=1, age_ms=250, mouth=Mouth()),
+        lambda: FaceSample(sequence=1, age_ms=250, eyes=Eyes(closed_left=0.5)),
         "under 250",
         "invalid_sample",
     ),
