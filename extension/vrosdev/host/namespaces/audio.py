@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
+import anyio.to_thread
 
 from vxp.models._limits import GAIN_MAX, GAIN_MIN
 
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
     from ..core import Connection, ExtensionHost
 
 log = logging.getLogger("vrosdev")
+
+
+def _import_engine() -> None:
+    import vrosdev.audio  # noqa: F401
 
 
 def install(host: ExtensionHost) -> None:
@@ -79,6 +84,10 @@ def install(host: ExtensionHost) -> None:
                     log.info("audio_loaded %s not delivered: no connection", sound)
 
     async def handle(conn: Connection, req: Any) -> dict[str, Any]:
+        if state["engine"] is None:
+            # Waits, off the loop, for the import `warm` started at launch (the import lock
+            # holds this thread until it is done) and does it when nothing started it.
+            await anyio.to_thread.run_sync(_import_engine)
         eng = engine()
         match req:
             case S.AudioLoad(path=path, normalize=normalize):
@@ -136,7 +145,12 @@ def install(host: ExtensionHost) -> None:
         await anyio.to_thread.run_sync(eng.close)
         send.close()
 
+    async def warm() -> None:
+        """Import the engine (numpy, libsndfile, soxr) while the extension starts, off the loop."""
+        await anyio.to_thread.run_sync(_import_engine)
+
     host.background.append(pump)
+    host.background.append(warm)
     host.services.setdefault("on_exit", []).append(finish)
     host.register("audio", "1.2", "audio", handle)
 
