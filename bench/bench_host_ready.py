@@ -105,7 +105,9 @@ HOSTS = {
 IMPORTS = {
     "import vrosdev.audio.engine": "import vrosdev.audio.engine",
     "import pyloudnorm (baseline: the old meter)": "import pyloudnorm",
-    "import pyloudnorm, vrosdev.audio.engine (old engine)": "import pyloudnorm, vrosdev.audio.engine",
+    "import pyloudnorm, vrosdev.audio.engine (old engine)": (
+        "import pyloudnorm, vrosdev.audio.engine"
+    ),
 }
 
 
