@@ -20,6 +20,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_kv5_kv6_kv7_kv8_kv4_roundtrip_and_revisions() -> None:
+    """KV-5, KV-6, KV-7, KV-8, KV-4: roundtrip and revisions."""
     async with running_host() as h:
         p = await h.ready()
         assert await p.result(2, "kv", {"op": "get", "key": "count"}) == {
@@ -42,6 +43,7 @@ async def test_kv5_kv6_kv7_kv8_kv4_roundtrip_and_revisions() -> None:
 
 
 async def test_kv9_kv10_limits_and_r8_measure() -> None:
+    """KV-9, KV-10: limits and measure."""
     async with running_host() as h:
         p = await h.ready()
         ok = await p.result(2, "kv", {"op": "set", "key": "k" * 256, "value": 1})
@@ -57,6 +59,7 @@ async def test_kv9_kv10_limits_and_r8_measure() -> None:
 
 
 async def test_kv11_kv12_soft_quota_sets_over_quota_and_deletes_nothing() -> None:
+    """KV-11, KV-12: soft quota sets over quota and deletes nothing."""
     async with running_host() as h:
         p = await h.ready()
         last = {}
@@ -86,6 +89,7 @@ def _settings_config() -> HostConfig:
 
 
 async def test_kv13_r9_set_to_declared_setting_is_checked() -> None:
+    """KV-13: set declared setting is checked."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         err = await p.result(2, "kv", {"op": "set", "key": "mic_gain", "value": 101})
@@ -99,6 +103,7 @@ async def test_kv13_r9_set_to_declared_setting_is_checked() -> None:
 
 
 async def test_set15_set16_set17_get_list_defaults_and_stored() -> None:
+    """SET-3, SET-18, SET-15, SET-16, SET-17: get list defaults and stored."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         got = await p.result(2, "settings", {"op": "get", "key": "mic_gain"})
@@ -119,6 +124,7 @@ async def test_set15_set16_set17_get_list_defaults_and_stored() -> None:
 
 
 async def test_set20_no_schema() -> None:
+    """SET-20: no schema."""
     async with running_host() as h:
         p = await h.ready()
         err = await p.result(2, "settings", {"op": "list"})
@@ -127,6 +133,7 @@ async def test_set20_no_schema() -> None:
 
 
 async def test_set19_settings_changed_script_step_validates() -> None:
+    """EVT-10, SET-19: settings changed script step validates."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         await ScriptRunner(h.host).run(parse("setting mic_gain 55"))
@@ -139,6 +146,7 @@ async def test_set19_settings_changed_script_step_validates() -> None:
 
 
 async def test_sec9_linux_not_persistable() -> None:
+    """SEC-9: linux not persistable."""
     async with running_host(config(granted={"bus": [], "secrets": True})) as h:
         p = await h.ready()
         err = await p.result(2, "secrets", {"op": "set", "slot": "deck-1", "value": "https://x/y"})
@@ -154,6 +162,7 @@ async def test_sec9_linux_not_persistable() -> None:
 
 
 async def test_sec3_to_sec7_memory_store_and_limit() -> None:
+    """SEC-3, SEC-4, SEC-5, SEC-6, SEC-7: each op's answer, and the 2048-byte limit."""
     async with running_host(
         config(granted={"bus": [], "secrets": True}, secrets_mode="memory")
     ) as h:
@@ -171,6 +180,10 @@ async def test_sec3_to_sec7_memory_store_and_limit() -> None:
         }
         assert await p.result(5, "secrets", {"op": "delete", "slot": "a"}) == {"result": "ok"}
         assert (await p.result(6, "secrets", {"op": "exists", "slot": "a"}))["exists"] is False
+        assert await p.result(9, "secrets", {"op": "get", "slot": "a"}) == {
+            "result": "value",
+            "value": None,
+        }
         err = await p.result(7, "secrets", {"op": "set", "slot": "b", "value": "y" * 2049})
         assert err["code"] == "too_large"
         assert (await p.result(8, "secrets", {"op": "exists", "slot": "b"}))["exists"] is False
@@ -182,6 +195,7 @@ async def test_sec3_to_sec7_memory_store_and_limit() -> None:
 
 
 async def test_bus4_bus5_bus8_bus9_prefix_grant_and_lifecycle() -> None:
+    """BUS-2, EVT-3, EVT-4, BUS-4, BUS-5, BUS-8, BUS-9: prefix grant and lifecycle."""
     async with running_host() as h:
         p = await h.ready()
         own = "ext.com.example.raw."
@@ -202,6 +216,7 @@ async def test_bus4_bus5_bus8_bus9_prefix_grant_and_lifecycle() -> None:
 
 
 async def test_bus7_r10_prefix_pattern_matching() -> None:
+    """BUS-7: prefix pattern matching."""
     from vrosdev.host.namespaces.bus import pattern_within, topic_matches
 
     assert topic_matches("ext.cat.kittyn.twitch.*", "ext.cat.kittyn.twitch.chat.message")
@@ -212,6 +227,7 @@ async def test_bus7_r10_prefix_pattern_matching() -> None:
 
 
 async def test_bus5_r10_grant_is_the_narrowed_one() -> None:
+    """BUS-5: grant is the narrowed one."""
     async with running_host(config(granted={"bus": []})) as h:
         p = await h.ready()
         err = await p.result(2, "bus", {"op": "subscribe", "pattern": "vr.lifecycle"})
@@ -222,6 +238,7 @@ async def test_bus5_r10_grant_is_the_narrowed_one() -> None:
 
 
 async def test_cmd2_cmd3_cmd5_cmd8_register_invoke_and_names() -> None:
+    """EVT-9, CMD-2, CMD-3, CMD-5, CMD-8: register invoke and names."""
     async with running_host() as h:
         p = await h.ready()
         for rid in (2, 3):
@@ -239,6 +256,7 @@ async def test_cmd2_cmd3_cmd5_cmd8_register_invoke_and_names() -> None:
 
 
 async def test_cmd6_registrations_end_with_the_connection() -> None:
+    """CMD-6: registrations end with the connection."""
     async with running_host() as h:
         p = await h.ready()
         await p.result(2, "commands", {"op": "register", "name": "stop-all"})
@@ -254,6 +272,7 @@ async def test_cmd6_registrations_end_with_the_connection() -> None:
 
 
 async def test_str1_str2_str4_str6() -> None:
+    """STR-1, STR-2, STR-4, STR-6: the strings answer, ext. keys only, fallback, bad prefix."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "strings", {"op": "get", "prefix": "ext.vros.clock."})
@@ -289,6 +308,7 @@ def _put(
 
 
 async def test_ast3_spec_example_put() -> None:
+    """AST-3: spec example put."""
     async with running_host() as h:
         p = await h.ready()
         line = (
@@ -316,6 +336,7 @@ async def test_ast3_spec_example_put() -> None:
     ],
 )
 async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: str) -> None:
+    """AST-7, AST-9, AST-10, AST-11, AST-12, AST-15: limits."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "assets", params)
@@ -339,7 +360,7 @@ async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: 
 async def test_ast7_r18_pixels_are_checked_without_being_decoded(
     rgba_base64: str, why: str
 ) -> None:
-    """Malformed base64 and the wrong decoded length are bad_pixels, sent as literal lines."""
+    """AST-7: malformed base64 and the wrong decoded length are bad_pixels, as literal lines."""
     async with running_host() as h:
         p = await h.ready()
         frame = json.dumps({"rgba_base64": rgba_base64, "delay_ms": 100})
@@ -353,6 +374,7 @@ async def test_ast7_r18_pixels_are_checked_without_being_decoded(
 
 
 async def test_ast7_a_put_keeps_the_pixels_it_was_given() -> None:
+    """AST-7: a put keeps the pixels it was given."""
     from vrosdev.host.namespaces.assets import table
 
     pixels = bytes(range(2 * 3 * 4))
@@ -391,6 +413,7 @@ async def test_the_transcript_keeps_a_puts_size_not_its_pixels() -> None:
 
 
 async def test_ast13_lru_eviction_at_1024_entries() -> None:
+    """AST-13: lru eviction at 1024 entries."""
     from vrosdev.host.namespaces.assets import table
 
     async with running_host() as h:
@@ -404,6 +427,7 @@ async def test_ast13_lru_eviction_at_1024_entries() -> None:
 
 
 async def test_ast17_table_lasts_as_long_as_the_connection_and_clear_remove() -> None:
+    """AST-4, AST-5, AST-17: table lasts as long as the connection and clear remove."""
     from vrosdev.host.namespaces.assets import table
 
     async with running_host() as h:
@@ -423,6 +447,7 @@ async def test_ast17_table_lasts_as_long_as_the_connection_and_clear_remove() ->
 
 
 async def test_ast19_budget_full_every_n() -> None:
+    """AST-19: budget full every n."""
     async with running_host(config(budget_full_every=2)) as h:
         p = await h.ready()
         codes = [(await p.result(2 + i, "assets", _put(f"b{i}"))).get("code") for i in range(4)]
@@ -433,6 +458,7 @@ async def test_ast19_budget_full_every_n() -> None:
 
 
 async def test_face1_not_granted_then_unsupported() -> None:
+    """FACE-1: not granted then unsupported."""
     async with running_host() as h:
         p = await h.ready()
         err = await p.result(2, "face", {"op": "unsubscribe"})
@@ -455,6 +481,7 @@ async def test_evt_r16_settings_changed_withheld_from_a_1_0_client() -> None:
 
 
 async def test_evt1_shutting_down_and_evt9_raw_event_step() -> None:
+    """EVT-1, EVT-9: shutting down and raw event step."""
     async with running_host() as h:
         p = await h.ready()
         await ScriptRunner(h.host).run(parse('event {"event":"shutting_down"}'))

@@ -15,11 +15,13 @@ URL = "https://media.example/live.m3u8"
 
 
 def test_open_answers_opened_with_first_session_id_and_generation_1_med3_r22(h: Harness) -> None:
+    """MED-3: open answers opened with first session id and generation 1."""
     assert h.open() == {"result": "opened", "session": "m-00000001", "source_generation": 1}
     assert h.open(key="deck-2")["session"] == "m-00000002"
 
 
 def test_open_defaults_med8_and_title_optional_r15(h: Harness) -> None:
+    """MED-8: open defaults and title optional."""
     sid = h.open()["session"]
     row = h.row("a", sid)
     assert row["title"] == ""
@@ -52,11 +54,13 @@ def test_open_takes_every_option(h: Harness) -> None:
 
 @pytest.mark.parametrize("key", ["", "Deck", "deck_1", "deck 1", "déck", "a" * 65, "deck/1"])
 def test_invalid_key_med9(h: Harness, key: str) -> None:
+    """MED-9: invalid key."""
     assert h.code(h.open(key=key)) == "invalid_key"
 
 
 @pytest.mark.parametrize("key", ["a" * 64, "deck-1", "0", "-"])
 def test_valid_key_med9(h: Harness, key: str) -> None:
+    """MED-9: valid key."""
     assert h.open(key=key)["result"] == "opened"
 
 
@@ -76,6 +80,7 @@ def test_valid_url(h: Harness, url: str) -> None:
 
 
 def test_url_limit_is_8_kib_in_bytes_med11(h: Harness) -> None:
+    """MED-11: url limit is 8 kib in bytes."""
     head = "https://h/"
     assert h.open(key="a", url=head + "x" * (8192 - len(head)))["result"] == "opened"
     assert h.code(h.open(key="b", url=head + "x" * (8193 - len(head)))) == "invalid_url"
@@ -84,6 +89,7 @@ def test_url_limit_is_8_kib_in_bytes_med11(h: Harness) -> None:
 
 
 def test_title_limit_is_256_bytes_med11(h: Harness) -> None:
+    """MED-11: title limit is 256 bytes."""
     assert h.open(key="a", title="t" * 256)["result"] == "opened"
     assert h.code(h.open(key="b", title="t" * 257)) == "invalid_value"
     assert h.code(h.open(key="c", title="é" * 129)) == "invalid_value"
@@ -94,6 +100,7 @@ def test_title_limit_is_256_bytes_med11(h: Harness) -> None:
     [("max_fps", [0, 121, -5], [1, 120]), ("volume_pct", [-1, 101], [0, 100])],
 )
 def test_ranges_med13(h: Harness, option: str, bad: list[int], good: list[int]) -> None:
+    """MED-13: ranges."""
     for value in bad:
         assert h.code(h.open(key="bad", **{option: value})) == "invalid_value"
     sid = h.open(key="ok")["session"]
@@ -135,6 +142,7 @@ def test_unknown_fields_are_ignored(h: Harness) -> None:
 
 
 def test_second_open_on_a_key_is_busy_r15_med10(h: Harness) -> None:
+    """MED-10: second open on a key is busy."""
     h.open()
     assert h.code(h.open()) == "busy"
     h.connect("b")
@@ -142,12 +150,14 @@ def test_second_open_on_a_key_is_busy_r15_med10(h: Harness) -> None:
 
 
 def test_a_closed_key_can_be_opened_again_med10(h: Harness) -> None:
+    """MED-10: a closed key can be opened again."""
     sid = h.open()["session"]
     assert h.req("a", "close", session=sid) == {"result": "closed"}
     assert h.open()["session"] == "m-00000002", "session ids are never reused"
 
 
 def test_too_many_counts_sessions_of_all_connections_med14(h: Harness) -> None:
+    """MED-14: too many counts sessions of all connections."""
     h.connect("b", "1.6")
     for i in range(2):
         assert h.open("a", key=f"a-{i}")["result"] == "opened"
@@ -166,6 +176,7 @@ def test_busy_is_answered_before_too_many(h: Harness) -> None:
 
 @pytest.mark.parametrize("op", ["set", "reload", "close", "status"])
 def test_no_such_session_unknown_or_someone_elses_med26(h: Harness, op: str) -> None:
+    """MED-26: no such session unknown or someone elses."""
     h.connect("b")
     theirs = h.open("b")["session"]
     extra = {"url": URL} if op == "reload" else {}
@@ -175,6 +186,7 @@ def test_no_such_session_unknown_or_someone_elses_med26(h: Harness, op: str) -> 
 
 
 def test_set_cannot_carry_native_controls_r23_med4(h: Harness) -> None:
+    """MED-4: set cannot carry native controls."""
     sid = h.open(native_controls=True)["session"]
     for value in (True, False):
         assert h.code(h.req("a", "set", session=sid, native_controls=value)) == "invalid_value"
@@ -190,6 +202,7 @@ def test_a_refused_set_changes_nothing(h: Harness) -> None:
 
 
 def test_set_answers_applied_with_unchanged_generation_med4_med16(h: Harness) -> None:
+    """MED-4, MED-16: set answers applied with unchanged generation."""
     sid = h.open()["session"]
     applied = h.req("a", "set", session=sid, volume_pct=10, show_video=False, paused=True)
     assert applied == {"result": "applied", "source_generation": 1}
@@ -197,6 +210,7 @@ def test_set_answers_applied_with_unchanged_generation_med4_med16(h: Harness) ->
 
 
 def test_reload_raises_generation_and_takes_title_med5_med16(h: Harness) -> None:
+    """MED-5, MED-16: reload raises generation and takes title."""
     sid = h.open(title="One")["session"]
     assert h.req("a", "reload", session=sid, url=URL) == {
         "result": "applied",
@@ -215,6 +229,7 @@ def test_reload_checks_url_and_title(h: Harness) -> None:
 
 
 def test_close_then_status_is_no_such_session_med6_med7(h: Harness) -> None:
+    """MED-6, MED-7: close then status is no such session."""
     sid = h.open()["session"]
     assert h.req("a", "close", session=sid) == {"result": "closed"}
     assert h.code(h.req("a", "status", session=sid)) == "no_such_session"
@@ -291,6 +306,7 @@ def test_reload_title_only_for_1_6_clients(harness: type[Harness]) -> None:
 def test_unsupported_mode_answers_every_request_unsupported_med2(
     unsupported: Harness, params: dict[str, Any]
 ) -> None:
+    """MED-2: unsupported mode answers every request unsupported."""
     assert unsupported.code(unsupported.host.handle("a", params)) == "unsupported"
     assert unsupported.host.due_connections() == frozenset()
 
