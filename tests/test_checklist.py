@@ -20,7 +20,40 @@ NOT_EMULATED_TITLE = "## Lines not emulated here"
 
 # Lines whose tests are being written on another branch. The coordinator empties this after
 # merging that branch; an ID here that is already cited fails the test, so none lingers.
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    # branch "fault": the request hook makes the host answer -32603 and `internal`.
+    "E-9": "fault",
+    "KV-14": "fault",
+    "SEC-11": "fault",
+    "BUS-10": "fault",
+    "CMD-9": "fault",
+    # branch "face": the face namespace and panels without focus regions.
+    "PAN-32": "face",
+    "EVT-16": "face",
+    "FACE-2": "face",
+    "FACE-3": "face",
+    "FACE-4": "face",
+    "FACE-5": "face",
+    "FACE-6": "face",
+    "FACE-7": "face",
+    "FACE-8": "face",
+    "FACE-9": "face",
+    "FACE-10": "face",
+    "FACE-12": "face",
+    "FACE-13": "face",
+    "FACE-15": "face",
+    "FACE-17": "face",
+    "FACE-18": "face",
+    "FACE-19": "face",
+    "FACE-22": "face",
+    "FACE-24": "face",
+    "FACE-25": "face",
+    "FACE-26": "face",
+    "FACE-27": "face",
+    "FACE-28": "face",
+    "FACE-30": "face",
+    "FACE-32": "face",
+}
 
 ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4}-\d+)(?![0-9])")
 
@@ -97,6 +130,9 @@ def test_every_host_and_both_line_is_cited_or_not_emulated() -> None:
         if side in {"host", "both"} and line_id not in cited and line_id not in skipped
     ]
     missing = [line_id for line_id in uncited if line_id not in PENDING]
+    waiting = sorted(line_id for line_id in uncited if line_id in PENDING)
+    if waiting:
+        print(f"waiting for other branches: {', '.join(waiting)}")
     assert not missing, (
         f"{len(missing)} [host]/[both] lines are cited by no test and not listed under "
         f"{NOT_EMULATED_TITLE!r} in {NOT_EMULATED_FILE.relative_to(ROOT)}: {', '.join(missing)}"

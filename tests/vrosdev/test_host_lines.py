@@ -228,3 +228,31 @@ async def test_content_root_arrives_with_1_2() -> None:
         p = await h.connect()
         await p.send(HELLO % "1.1")
         assert "content_root" not in (await p.reply())["result"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "result"),
+    [
+        ("ext.com.example.raw.news", "ok"),
+        ("ext.com.example.raw.*", "ok"),
+        ("ext.com.example.raw.n*", "err"),
+        ("ext.com.example.raw.*.x", "err"),
+    ],
+)
+async def test_a_pattern_is_a_topic_or_a_prefix_ending_in_dot_star(
+    pattern: str, result: str
+) -> None:
+    """BUS-6: only an exact topic or `prefix.*` subscribes; other wildcards are refused."""
+    async with running_host() as h:
+        p = await h.ready()
+        got = await p.result(2, "bus", {"op": "subscribe", "pattern": pattern})
+        assert got["result"] == result, got
+
+
+async def test_an_asset_is_pixels_from_the_extension_never_a_url() -> None:
+    """AST-2: a put that names a URL instead of carrying frames does not fit the shape."""
+    async with running_host() as h:
+        p = await h.ready()
+        put = {"op": "put", "key": "icon", "width": 1, "height": 1, "loop": False}
+        answer = await p.call(2, "assets", {**put, "url": "https://example.test/icon.png"})
+        assert answer["error"]["code"] == -32602

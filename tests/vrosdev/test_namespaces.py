@@ -336,7 +336,7 @@ async def test_ast3_spec_example_put() -> None:
     ],
 )
 async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: str) -> None:
-    """AST-7, AST-9, AST-10, AST-11, AST-12, AST-15: limits."""
+    """AST-20, AST-7, AST-9, AST-10, AST-11, AST-12, AST-15: limits."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "assets", params)
@@ -447,7 +447,7 @@ async def test_ast17_table_lasts_as_long_as_the_connection_and_clear_remove() ->
 
 
 async def test_ast19_budget_full_every_n() -> None:
-    """AST-19: budget full every n."""
+    """AST-20, AST-19: budget full every n."""
     async with running_host(config(budget_full_every=2)) as h:
         p = await h.ready()
         codes = [(await p.result(2 + i, "assets", _put(f"b{i}"))).get("code") for i in range(4)]
