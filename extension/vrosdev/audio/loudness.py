@@ -17,12 +17,12 @@ import numpy.typing as npt
 import soxr
 
 from vrosdev.audio import bs1770
-from vrosdev.audio.decode import SAMPLE_RATE
+from vrosdev.audio.limits import NORMALIZE_TARGET_LUFS, SAMPLE_RATE, TRUE_PEAK_CEILING_DBTP
 
 type Frames = npt.NDArray[np.float32]
 
-NORMALIZE_TARGET_LUFS: Final = -16.0
-TRUE_PEAK_CEILING_DBTP: Final = -1.0
+__all__ = ["NORMALIZE_TARGET_LUFS", "TRUE_PEAK_CEILING_DBTP", "measure_lufs", "normalize"]
+
 # BS.1770-4 Annex 2 estimates true peak by 4x oversampling.
 TRUE_PEAK_OVERSAMPLING: Final = 4
 # BS.1770's absolute gate: nothing quieter is measured, so silence reports this floor

@@ -97,8 +97,18 @@ def test_normalized_reference_tones_read_the_target_on_pyloudnorm() -> None:
         assert measured == pytest.approx(NORMALIZE_TARGET_LUFS, abs=0.1)
 
 
-def test_the_audio_engine_imports_without_scipy() -> None:
-    """scipy.signal's import is what made the first audio request wait: the host has none."""
-    code = "import sys, vrosdev.audio.engine; print(any(m == 'scipy' for m in sys.modules))"
+def _imported_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print(' '.join(sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    return {name.split(".")[0] for name in done.stdout.split()}
+
+
+def test_the_meter_imports_without_scipy() -> None:
+    """scipy.signal's import is what made the first audio request wait: the host has none."""
+    assert "scipy" not in _imported_after("import vrosdev.audio.loudness, vrosdev.audio")
+
+
+def test_the_engine_a_request_waits_for_imports_no_numpy() -> None:
+    """The host's first audio request waits for the engine only; numpy loads in the background."""
+    loaded = _imported_after("import vrosdev.audio.engine")
+    assert not loaded & {"numpy", "soundfile", "soxr", "scipy"}

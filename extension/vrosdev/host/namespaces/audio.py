@@ -34,6 +34,13 @@ def _import_engine() -> None:
     import vrosdev.audio  # noqa: F401
 
 
+def _import_decoder() -> None:
+    """What a load, a play and the WAV files need: numpy, libsndfile, soxr, the meter."""
+    import vrosdev.audio.decode
+    import vrosdev.audio.loudness
+    import vrosdev.audio.mixer  # noqa: F401
+
+
 def install(host: ExtensionHost) -> None:
     state: dict[str, Any] = {"engine": None}
     gates: dict[str, anyio.Event] = {}
@@ -146,8 +153,13 @@ def install(host: ExtensionHost) -> None:
         send.close()
 
     async def warm() -> None:
-        """Import the engine (numpy, libsndfile, soxr) while the extension starts, off the loop."""
+        """Import the engine, then its decoder, while the extension starts, off the loop.
+
+        A request waits only for the engine, which imports nothing heavy; a decode's worker
+        thread waits for the rest if it is still loading.
+        """
         await anyio.to_thread.run_sync(_import_engine)
+        await anyio.to_thread.run_sync(_import_decoder)
 
     host.background.append(pump)
     host.background.append(warm)
