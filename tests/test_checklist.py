@@ -2,9 +2,10 @@
 
 The IDs and sides come from docs/checklist-ids.txt (tools/gen_checklist_ids.py); a line counts as
 cited when a test function's or test class's docstring, anywhere under tests/, writes its ID as
-the checklist does (`AUD-22`). Ranges such as "AUD-9 to AUD-12" cite their two ends only, and a
-module docstring cites nothing: it speaks for no single test. Lines vrosdev cannot reproduce are
-listed with their reason under "Lines not emulated here" in extension/vrosdev/README.md.
+the checklist does (`AUD-22`). A range such as "AST-9 … AST-12" cites none of its lines, not
+even its ends, and a module docstring cites nothing: it speaks for no single test. Lines vrosdev
+cannot reproduce are listed with their reason under "Lines not emulated here" in
+extension/vrosdev/README.md.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ PENDING: dict[str, str] = {
 }
 
 ID = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4}-\d+)(?![0-9])")
+RANGE = re.compile(ID.pattern + r"\s*(?:…|\.\.\.|-|–|to)\s*" + ID.pattern)
 
 
 def checklist() -> dict[str, str]:
@@ -79,7 +81,8 @@ def cited_ids() -> dict[str, list[str]]:
             is_test_class = isinstance(node, ast.ClassDef) and node.name.startswith("Test")
             if is_test or is_test_class:
                 assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                for line_id in ID.findall(ast.get_docstring(node) or ""):
+                text = RANGE.sub(" ", ast.get_docstring(node) or "")
+                for line_id in ID.findall(text):
                     where = f"{path.relative_to(ROOT)}::{node.name}"
                     cited.setdefault(line_id, []).append(where)
     return cited

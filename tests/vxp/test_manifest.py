@@ -366,7 +366,7 @@ REFUSED: list[tuple[str, Mutation, str, str]] = [
 def test_rule_refused_naming_file_key_and_rule(
     tmp_path: Path, mutate: Mutation, path: str, rule: str
 ) -> None:
-    """SET-5, SET-6, SET-7, SET-8, SET-9, SET-10, SET-11, SET-12, SET-14: one case per rule.
+    """SET-4, SET-5, SET-6, SET-7, SET-8, SET-9, SET-10, SET-11, SET-12, SET-13, SET-14: each rule.
 
     A manifest that breaks a rule is not loaded, and the reason says which.
     """
