@@ -14,7 +14,7 @@ from vrosdev.audio.results import AudioErrorCode
 SAMPLE_RATE: Final = 48_000
 OUTPUT_CHANNELS: Final = 2
 BYTES_PER_FRAME: Final = OUTPUT_CHANNELS * 4  # stereo float32
-MAX_FILE_BYTES: Final = 256 * 1024 * 1024  # VXP AUD-15, readings R14: the file's size
+MAX_FILE_BYTES: Final = 256 * 1024 * 1024  # AUD-15: the file's size (docs/protocol-notes.md#r14)
 DEFAULT_DECODE_LIMIT_S: Final = 30.0  # VXP AUD-16
 
 NORMALIZE_TARGET_LUFS: Final = -16.0
