@@ -25,7 +25,7 @@ def _library(tmp: Path) -> Path:
 
 
 def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path) -> None:
-    """AUD-9, AUD-19, R28: soundboard at 80, mic at 40 (the manifest's defaults): 6.02 dB."""
+    """AUD-4, AUD-9, AUD-19, R28: soundboard at 80, mic at 40 (the manifest's defaults): 6.02 dB."""
     content = _library(tmp_path)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 1\n", content=content)
     assert run.code == 0

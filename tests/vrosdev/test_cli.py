@@ -21,6 +21,7 @@ def _vrosdev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_set14_r27_a_broken_manifest_is_refused_with_its_reason(tmp_path: Path) -> None:
+    """SET-14: vrosdev refuses to launch from a broken manifest and says why."""
     text = (REPO / "manifest.toml").read_text()
     broken = text.replace("max = 100", "max = 2000000", 1) + "\nfuture_key = 1\n"
     (tmp_path / "manifest.toml").write_text(broken)
@@ -48,6 +49,7 @@ def test_r24_a_manifest_panel_with_a_forbidden_import_stops_the_launch(tmp_path:
 
 
 def test_t1_launch_sets_the_three_variables_and_returns_the_exit_code(tmp_path: Path) -> None:
+    """T-1, T-3: the child sees the socket path, a token and its id; vrosdev exits with its code."""
     script = (
         "import os,sys; e=os.environ; "
         "ok=e['VROS_EXT_ENDPOINT'].endswith('/vros/ext-com.example.env.sock') "

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_kv5_kv6_kv7_kv8_kv4_roundtrip_and_revisions() -> None:
+    """KV-4, KV-5, KV-6, KV-7, KV-8: get, set, delete and list, with revisions that only rise."""
     async with running_host() as h:
         p = await h.ready()
         assert await p.result(2, "kv", {"op": "get", "key": "count"}) == {
@@ -42,6 +43,7 @@ async def test_kv5_kv6_kv7_kv8_kv4_roundtrip_and_revisions() -> None:
 
 
 async def test_kv9_kv10_limits_and_r8_measure() -> None:
+    """KV-9, KV-10: key and value limits, the value measured as its compact JSON text."""
     async with running_host() as h:
         p = await h.ready()
         ok = await p.result(2, "kv", {"op": "set", "key": "k" * 256, "value": 1})
@@ -57,6 +59,7 @@ async def test_kv9_kv10_limits_and_r8_measure() -> None:
 
 
 async def test_kv11_kv12_soft_quota_sets_over_quota_and_deletes_nothing() -> None:
+    """KV-11, KV-12: past the soft quota sets say over_quota, and nothing is deleted."""
     async with running_host() as h:
         p = await h.ready()
         last = {}
@@ -86,6 +89,7 @@ def _settings_config() -> HostConfig:
 
 
 async def test_kv13_r9_set_to_declared_setting_is_checked() -> None:
+    """KV-13: a kv set to a declared setting's key must fit the setting's kind and range."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         err = await p.result(2, "kv", {"op": "set", "key": "mic_gain", "value": 101})
@@ -99,6 +103,7 @@ async def test_kv13_r9_set_to_declared_setting_is_checked() -> None:
 
 
 async def test_set15_set16_set17_get_list_defaults_and_stored() -> None:
+    """SET-3, SET-15, SET-16, SET-17, SET-18: get and list show a kv-set value, else the default."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         got = await p.result(2, "settings", {"op": "get", "key": "mic_gain"})
@@ -119,6 +124,7 @@ async def test_set15_set16_set17_get_list_defaults_and_stored() -> None:
 
 
 async def test_set20_no_schema() -> None:
+    """SET-20: settings ops without declared settings are no_schema."""
     async with running_host() as h:
         p = await h.ready()
         err = await p.result(2, "settings", {"op": "list"})
@@ -127,6 +133,7 @@ async def test_set20_no_schema() -> None:
 
 
 async def test_set19_settings_changed_script_step_validates() -> None:
+    """EVT-10, SET-19: an edit in the pane (the setting step) sends settings_changed, checked."""
     async with running_host(_settings_config()) as h:
         p = await h.ready()
         await ScriptRunner(h.host).run(parse("setting mic_gain 55"))
@@ -139,6 +146,7 @@ async def test_set19_settings_changed_script_step_validates() -> None:
 
 
 async def test_sec9_linux_not_persistable() -> None:
+    """SEC-9: as Linux vrOS, set is not_persistable and get finds nothing; no value is kept."""
     async with running_host(config(granted={"bus": [], "secrets": True})) as h:
         p = await h.ready()
         err = await p.result(2, "secrets", {"op": "set", "slot": "deck-1", "value": "https://x/y"})
@@ -154,6 +162,7 @@ async def test_sec9_linux_not_persistable() -> None:
 
 
 async def test_sec3_to_sec7_memory_store_and_limit() -> None:
+    """SEC-3, SEC-4, SEC-5, SEC-6, SEC-7: each op's answer, and the 2048-byte limit."""
     async with running_host(
         config(granted={"bus": [], "secrets": True}, secrets_mode="memory")
     ) as h:
@@ -171,6 +180,10 @@ async def test_sec3_to_sec7_memory_store_and_limit() -> None:
         }
         assert await p.result(5, "secrets", {"op": "delete", "slot": "a"}) == {"result": "ok"}
         assert (await p.result(6, "secrets", {"op": "exists", "slot": "a"}))["exists"] is False
+        assert await p.result(9, "secrets", {"op": "get", "slot": "a"}) == {
+            "result": "value",
+            "value": None,
+        }
         err = await p.result(7, "secrets", {"op": "set", "slot": "b", "value": "y" * 2049})
         assert err["code"] == "too_large"
         assert (await p.result(8, "secrets", {"op": "exists", "slot": "b"}))["exists"] is False
@@ -182,6 +195,7 @@ async def test_sec3_to_sec7_memory_store_and_limit() -> None:
 
 
 async def test_bus4_bus5_bus8_bus9_prefix_grant_and_lifecycle() -> None:
+    """BUS-2, BUS-4, BUS-5, BUS-8, BUS-9, EVT-3, EVT-4: own prefix, grants, bus and lifecycle."""
     async with running_host() as h:
         p = await h.ready()
         own = "ext.com.example.raw."
@@ -202,6 +216,7 @@ async def test_bus4_bus5_bus8_bus9_prefix_grant_and_lifecycle() -> None:
 
 
 async def test_bus7_r10_prefix_pattern_matching() -> None:
+    """BUS-7: a prefix pattern matches the topics under it and nothing beside it."""
     from vrosdev.host.namespaces.bus import pattern_within, topic_matches
 
     assert topic_matches("ext.cat.kittyn.twitch.*", "ext.cat.kittyn.twitch.chat.message")
@@ -212,6 +227,7 @@ async def test_bus7_r10_prefix_pattern_matching() -> None:
 
 
 async def test_bus5_r10_grant_is_the_narrowed_one() -> None:
+    """BUS-5: vr.lifecycle needs the granted bus list, not the manifest's request."""
     async with running_host(config(granted={"bus": []})) as h:
         p = await h.ready()
         err = await p.result(2, "bus", {"op": "subscribe", "pattern": "vr.lifecycle"})
@@ -221,7 +237,8 @@ async def test_bus5_r10_grant_is_the_narrowed_one() -> None:
 # --- commands -------------------------------------------------------------------------------
 
 
-async def test_cmd2_cmd3_cmd5_cmd8_evt9_register_invoke_and_names() -> None:
+async def test_cmd2_cmd3_cmd5_cmd8_register_invoke_and_names() -> None:
+    """CMD-2, CMD-3, CMD-5, CMD-8, EVT-9: register twice, a press, a bad name, unregister."""
     async with running_host() as h:
         p = await h.ready()
         for rid in (2, 3):
@@ -239,6 +256,7 @@ async def test_cmd2_cmd3_cmd5_cmd8_evt9_register_invoke_and_names() -> None:
 
 
 async def test_cmd6_registrations_end_with_the_connection() -> None:
+    """CMD-6: a command registered on a closed connection is not invoked on the next."""
     async with running_host() as h:
         p = await h.ready()
         await p.result(2, "commands", {"op": "register", "name": "stop-all"})
@@ -254,6 +272,7 @@ async def test_cmd6_registrations_end_with_the_connection() -> None:
 
 
 async def test_str1_str2_str4_str6() -> None:
+    """STR-1, STR-2, STR-4, STR-6: the strings answer, ext. keys only, fallback, bad prefix."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "strings", {"op": "get", "prefix": "ext.vros.clock."})
@@ -289,6 +308,7 @@ def _put(
 
 
 async def test_ast3_spec_example_put() -> None:
+    """AST-3: the spec's own put example, as a literal line, answers ok."""
     async with running_host() as h:
         p = await h.ready()
         line = (
@@ -316,6 +336,7 @@ async def test_ast3_spec_example_put() -> None:
     ],
 )
 async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: str) -> None:
+    """AST-7, AST-9, AST-10, AST-11, AST-12, AST-15, AST-20: each limit and its code."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "assets", params)
@@ -339,7 +360,7 @@ async def test_ast7_ast9_ast10_ast11_ast12_ast15_r18_limits(params: dict, code: 
 async def test_ast7_r18_pixels_are_checked_without_being_decoded(
     rgba_base64: str, why: str
 ) -> None:
-    """Malformed base64 and the wrong decoded length are bad_pixels, sent as literal lines."""
+    """AST-7: malformed base64 and the wrong decoded length are bad_pixels, as literal lines."""
     async with running_host() as h:
         p = await h.ready()
         frame = json.dumps({"rgba_base64": rgba_base64, "delay_ms": 100})
@@ -353,6 +374,7 @@ async def test_ast7_r18_pixels_are_checked_without_being_decoded(
 
 
 async def test_ast7_a_put_keeps_the_pixels_it_was_given() -> None:
+    """AST-7: the table holds the exact pixels put."""
     from vrosdev.host.namespaces.assets import table
 
     pixels = bytes(range(2 * 3 * 4))
@@ -391,6 +413,7 @@ async def test_the_transcript_keeps_a_puts_size_not_its_pixels() -> None:
 
 
 async def test_ast13_lru_eviction_at_1024_entries() -> None:
+    """AST-13: the 1025th entry evicts the least recently used one."""
     from vrosdev.host.namespaces.assets import table
 
     async with running_host() as h:
@@ -404,6 +427,7 @@ async def test_ast13_lru_eviction_at_1024_entries() -> None:
 
 
 async def test_ast17_table_lasts_as_long_as_the_connection_and_clear_remove() -> None:
+    """AST-4, AST-5, AST-17: remove and clear answer ok; a new connection starts with no table."""
     from vrosdev.host.namespaces.assets import table
 
     async with running_host() as h:
@@ -423,6 +447,7 @@ async def test_ast17_table_lasts_as_long_as_the_connection_and_clear_remove() ->
 
 
 async def test_ast19_budget_full_every_n() -> None:
+    """AST-19, AST-20: `--budget-full-every 2` refuses every second put with budget_full."""
     async with running_host(config(budget_full_every=2)) as h:
         p = await h.ready()
         codes = [(await p.result(2 + i, "assets", _put(f"b{i}"))).get("code") for i in range(4)]
@@ -441,6 +466,7 @@ async def test_evt_r16_settings_changed_withheld_from_a_1_0_client() -> None:
 
 
 async def test_evt1_shutting_down_sent_by_a_raw_event_step() -> None:
+    """EVT-1: the event step sends shutting_down, a notification without fields."""
     async with running_host() as h:
         p = await h.ready()
         await ScriptRunner(h.host).run(parse('event {"event":"shutting_down"}'))

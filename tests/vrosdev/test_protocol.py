@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_h6_h7_h8_h9_h10_welcome_shape() -> None:
+    """H-5, H-6, H-7, H-8, H-9, H-10, VER-1: every field of welcome."""
     cfg = config(granted={"bus": ["vr.lifecycle"], "audio": True, "face_read": False})
     async with running_host(cfg) as h:
         peer = await h.connect()
@@ -21,6 +23,7 @@ async def test_h6_h7_h8_h9_h10_welcome_shape() -> None:
         welcome = answer["result"]
         assert welcome["result"] == "welcome"
         assert welcome["vxp_version"] == "1.7"
+        assert re.fullmatch(r"\d+\.\d+", welcome["vxp_version"])
         assert welcome["locale"] == "en-US"
         assert welcome["content_root"] == "/tmp/vrOS"
         granted = welcome["granted"]
@@ -32,6 +35,7 @@ async def test_h6_h7_h8_h9_h10_welcome_shape() -> None:
 
 
 async def test_h10_face_grants_appear_when_true() -> None:
+    """H-10: a face grant that is true appears in granted."""
     async with running_host(config(granted={"bus": [], "face_read": True})) as h:
         peer = await h.connect()
         welcome = await peer.hello()
@@ -51,6 +55,7 @@ async def test_h10_face_grants_appear_when_true() -> None:
     ],
 )
 async def test_h12_h13_h14_h15_rejected_then_disconnect(params: str, code: str) -> None:
+    """H-12, H-13, H-14, H-15: each refusal is rejected with its code, then the host hangs up."""
     async with running_host() as h:
         peer = await h.connect()
         await peer.send(f'{{"jsonrpc":"2.0","id":1,"method":"hello","params":{params}}}')
@@ -62,6 +67,7 @@ async def test_h12_h13_h14_h15_rejected_then_disconnect(params: str, code: str) 
 
 
 async def test_h15_previous_major_and_newer_minor_are_accepted() -> None:
+    """H-15: the previous major and a newer minor are welcomed."""
     async with running_host() as h:
         peer = await h.connect()
         welcome = await peer.hello("0.9")
@@ -72,6 +78,7 @@ async def test_h15_previous_major_and_newer_minor_are_accepted() -> None:
 
 
 async def test_h16_already_connected() -> None:
+    """H-16: a second connection of the same extension is already_connected."""
     async with running_host() as h:
         await h.ready()
         second = await h.connect()
@@ -86,6 +93,7 @@ async def test_h16_already_connected() -> None:
 
 
 async def test_e11_request_before_hello_is_32002_then_disconnect() -> None:
+    """E-11: a request before hello is -32002, then the host hangs up."""
     async with running_host() as h:
         peer = await h.connect()
         await peer.send('{"jsonrpc":"2.0","id":4,"method":"kv","params":{"op":"list"}}')
@@ -97,6 +105,7 @@ async def test_e11_request_before_hello_is_32002_then_disconnect() -> None:
 
 
 async def test_h2_r5_no_hello_within_deadline_closes() -> None:
+    """H-2: the host closes a connection that sends no hello in time."""
     async with running_host(config(hello_deadline_s=0.2)) as h:
         peer = await h.connect()
         assert await peer.closed(timeout=3)
@@ -131,7 +140,10 @@ async def test_r19_second_hello_is_32600_and_connection_stays() -> None:
     ],
 )
 async def test_e5_e6_e7_e8_t8_r4_r17_protocol_errors(line: str | bytes, code: int) -> None:
-    """A lone surrogate escape and invalid UTF-8 are not JSON text: parse errors (E-5)."""
+    """E-4, E-5, E-6, E-7, E-8, T-8: each a JSON-RPC error, the request not answered by kv.
+
+    A lone surrogate escape and invalid UTF-8 are not JSON text: parse errors (E-5).
+    """
     async with running_host() as h:
         peer = await h.ready()
         await peer.send(line)
@@ -145,6 +157,7 @@ async def test_e5_e6_e7_e8_t8_r4_r17_protocol_errors(line: str | bytes, code: in
 
 
 async def test_e10_capability_denied() -> None:
+    """E-10: a namespace that is not granted is -32001 capability_denied."""
     async with running_host(config(granted={"bus": []})) as h:
         peer = await h.ready()
         answer = await peer.call(2, "media", {"op": "status", "session": "m-1"})
@@ -154,6 +167,7 @@ async def test_e10_capability_denied() -> None:
 
 
 async def test_t10_t12_padding_stripped_unknown_fields_ignored() -> None:
+    """T-10, T-12: whitespace, NUL and BOM around a line are stripped; unknown fields ignored."""
     async with running_host() as h:
         peer = await h.ready()
         await peer.send(
@@ -169,6 +183,7 @@ async def test_t10_t12_padding_stripped_unknown_fields_ignored() -> None:
 
 
 async def test_t9_oversized_frame_closes_the_connection() -> None:
+    """T-9: a line over 3 MiB is corruption: the host closes the connection."""
     async with running_host() as h:
         peer = await h.ready()
         await peer.stream.send(b'{"pad":"' + b"x" * (3 * 1024 * 1024) + b'"}\n')
@@ -177,6 +192,7 @@ async def test_t9_oversized_frame_closes_the_connection() -> None:
 
 
 async def test_t14_response_carries_request_id_and_tagged_result() -> None:
+    """T-14: a response carries the request's id and a result tagged by `result`."""
     async with running_host() as h:
         peer = await h.ready()
         answer = await peer.call(4242, "kv", {"op": "set", "key": "count", "value": 3})

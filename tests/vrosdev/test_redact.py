@@ -106,6 +106,7 @@ def test_hello_frame_loses_its_token() -> None:
 
 
 def test_media_url_field_is_replaced_whatever_it_holds_med12() -> None:
+    """MED-12: the transcript replaces a media URL field whatever it holds."""
     for url in ("https://cdn.example/x", "not a url at all", 42):
         frame = {
             "jsonrpc": "2.0",

@@ -38,6 +38,7 @@ async def _loaded(peer, rid: int, path: Path) -> str:
 
 
 async def test_aud6_aud17_load_answers_then_audio_loaded(tmp_path: Path) -> None:
+    """AUD-6, AUD-17, EVT-13: load answers loading, then audio_loaded with the outcome."""
     async with running_host() as h:
         p = await h.ready()
         sound = await _loaded(p, 2, _tone(tmp_path / "a.wav"))
@@ -47,6 +48,7 @@ async def test_aud6_aud17_load_answers_then_audio_loaded(tmp_path: Path) -> None
 
 
 async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
+    """AUD-23: not_found at once, undecodable in audio_loaded, then sample_not_cached to play it."""
     async with running_host() as h:
         p = await h.ready()
         err = await p.result(
@@ -73,6 +75,7 @@ async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
 
 
 async def test_aud9_aud20_aud21_play_skips_unplayable_targets(tmp_path: Path) -> None:
+    """AUD-9, AUD-20, AUD-21: a play skips the targets that cannot play and plays the rest."""
     async with running_host(config(no_device=frozenset({"mic"}))) as h:
         p = await h.ready()
         sound = await _loaded(p, 2, _tone(tmp_path / "a.wav", seconds=5))
@@ -127,6 +130,7 @@ async def test_aud9_aud20_aud21_play_skips_unplayable_targets(tmp_path: Path) ->
 
 
 async def test_med3_med17_open_and_snapshots_in_order() -> None:
+    """EVT-14, MED-3, MED-17: open, and snapshots with granted and sessions, in order."""
     async with running_host() as h:
         p = await h.ready()
         opened = await p.result(
@@ -148,6 +152,7 @@ async def test_med3_med17_open_and_snapshots_in_order() -> None:
 
 
 async def test_med18_no_snapshots_for_a_1_3_client() -> None:
+    """MED-18: a client that said hello with 1.3 gets no media_snapshot over the wire."""
     async with running_host() as h:
         p = await h.ready("1.3")
         opened = await p.result(
@@ -159,6 +164,7 @@ async def test_med18_no_snapshots_for_a_1_3_client() -> None:
 
 
 async def test_med22_media_control_from_script_to_a_1_6_client() -> None:
+    """MED-22: a script's player control reaches a 1.6 client as media_control."""
     async with running_host() as h:
         p = await h.ready("1.6")
         opened = await p.result(
@@ -181,6 +187,7 @@ async def test_med22_media_control_from_script_to_a_1_6_client() -> None:
 
 
 async def test_med2_unsupported_mode() -> None:
+    """MED-2: `--media unsupported` answers unsupported over the wire."""
     async with running_host(config(media_mode="unsupported")) as h:
         p = await h.ready()
         err = await p.result(2, "media", {"op": "open", "key": "deck-1", "url": "https://e.test/x"})
@@ -202,6 +209,7 @@ export component Toast {
 
 
 async def test_pan4_pan17_define_revision_and_props() -> None:
+    """PAN-3, PAN-4, PAN-5, PAN-12, PAN-17, EVT-5, EVT-6: define, redefine, props, remove."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(
@@ -259,6 +267,7 @@ async def test_pan4_pan17_define_revision_and_props() -> None:
     ],
 )
 async def test_pan14_pan20_pan21_pan22_r24_errors(params: dict, code: str) -> None:
+    """PAN-14, PAN-20, PAN-21, PAN-22: each define or remove refusal and its code."""
     async with running_host() as h:
         p = await h.ready()
         got = await p.result(2, "panel", params)
@@ -268,6 +277,7 @@ async def test_pan14_pan20_pan21_pan22_r24_errors(params: dict, code: str) -> No
 
 
 async def test_pan13_r11_define_without_overlays_and_manifest_panel_rules() -> None:
+    """PAN-13, PAN-19: define needs overlays; a manifest panel cannot be removed, only propped."""
     async with running_host(config(granted={"bus": []}, panels={"overlay": TOAST})) as h:
         p = await h.ready()
         got = await p.result(2, "panel", {"op": "define", "panel": "toast", "source": TOAST})
@@ -283,6 +293,7 @@ async def test_pan13_r11_define_without_overlays_and_manifest_panel_rules() -> N
 
 
 async def test_pan8_malformed_typed_value_is_32602() -> None:
+    """PAN-8: a typed value that does not fit its type is -32602."""
     async with running_host(config(panels={"overlay": TOAST})) as h:
         p = await h.ready()
         got = await p.call(

@@ -367,7 +367,10 @@ REFUSED: list[tuple[str, Mutation, str, str]] = [
 def test_rule_refused_naming_file_key_and_rule(
     tmp_path: Path, mutate: Mutation, path: str, rule: str
 ) -> None:
-    """SET-14: a manifest that breaks a rule is not loaded, and the reason says which."""
+    """SET-4, SET-5, SET-6, SET-7, SET-8, SET-9, SET-10, SET-11, SET-12, SET-13, SET-14: each rule.
+
+    A manifest that breaks a rule is not loaded, and the reason says which.
+    """
     data = copy.deepcopy(base())
     mutate(data)
     file = write(tmp_path, data)
@@ -393,6 +396,7 @@ def test_rule_refused_naming_file_key_and_rule(
     ],
 )
 def test_r27_unknown_key_message_names_the_key(tmp_path: Path, mutate: Mutation, key: str) -> None:
+    """VER-13: a key this version does not know is refused, and the message names it."""
     data = base()
     mutate(data)
     with pytest.raises(ManifestError, match=f"unknown key {key}"):

@@ -5,9 +5,13 @@ results (dataclasses named like the wire) into responses and `audio_loaded` even
 """
 
 from vrosdev.audio.channels import CHANNELS
-from vrosdev.audio.decode import MAX_FILE_BYTES, SAMPLE_RATE
 from vrosdev.audio.engine import AudioEngine, Played, SkippedTarget
-from vrosdev.audio.loudness import NORMALIZE_TARGET_LUFS, TRUE_PEAK_CEILING_DBTP
+from vrosdev.audio.limits import (
+    MAX_FILE_BYTES,
+    NORMALIZE_TARGET_LUFS,
+    SAMPLE_RATE,
+    TRUE_PEAK_CEILING_DBTP,
+)
 from vrosdev.audio.results import (
     AudioError,
     AudioErrorCode,

@@ -20,29 +20,31 @@ import numpy.typing as npt
 import soundfile
 import soxr
 
-from vrosdev.audio.results import AudioErrorCode
+from vrosdev.audio.limits import (
+    BYTES_PER_FRAME,
+    DEFAULT_DECODE_LIMIT_S,
+    MAX_FILE_BYTES,
+    OUTPUT_CHANNELS,
+    SAMPLE_RATE,
+    DecodeCancelled,
+    DecodeFailed,
+)
+
+__all__ = [
+    "BYTES_PER_FRAME",
+    "DEFAULT_DECODE_LIMIT_S",
+    "MAX_FILE_BYTES",
+    "OUTPUT_CHANNELS",
+    "SAMPLE_RATE",
+    "DecodeCancelled",
+    "DecodeFailed",
+    "Frames",
+    "decode_file",
+]
 
 type Frames = npt.NDArray[np.float32]
 
-SAMPLE_RATE: Final = 48_000
-OUTPUT_CHANNELS: Final = 2
-BYTES_PER_FRAME: Final = OUTPUT_CHANNELS * 4  # stereo float32
-MAX_FILE_BYTES: Final = 256 * 1024 * 1024  # VXP AUD-15, docs/protocol-notes.md#r14: the file's size
-DEFAULT_DECODE_LIMIT_S: Final = 30.0  # VXP AUD-16
 _READ_BLOCK_FRAMES: Final = 65_536
-
-
-class DecodeFailed(Exception):
-    """A decode that ends in `audio_loaded` `failed` with this code."""
-
-    def __init__(self, code: AudioErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: AudioErrorCode = code
-        self.message = message
-
-
-class DecodeCancelled(Exception):
-    """The engine no longer wants this decode (the sound was unloaded, or the engine closed)."""
 
 
 def _to_stereo(block: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -50,21 +50,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Final, Literal, Self
+from typing import TYPE_CHECKING, Final, Literal, Self
 
-from vrosdev.audio import loudness
 from vrosdev.audio.channels import CHANNEL_ENDPOINTS, CHANNELS, DEFAULT_CHANNEL, as_channel
-from vrosdev.audio.decode import (
+from vrosdev.audio.limits import (
     BYTES_PER_FRAME,
     DEFAULT_DECODE_LIMIT_S,
     MAX_FILE_BYTES,
     SAMPLE_RATE,
     DecodeCancelled,
     DecodeFailed,
-    Frames,
-    decode_file,
 )
-from vrosdev.audio.mixer import Mixer, Placement, write_channel_wav
 from vrosdev.audio.results import (
     AudioError,
     ChannelInfo,
@@ -77,6 +73,10 @@ from vrosdev.audio.results import (
     StatusRow,
     Target,
 )
+
+if TYPE_CHECKING:
+    from vrosdev.audio.decode import Frames
+    from vrosdev.audio.mixer import Mixer, Placement
 
 _log = logging.getLogger(__name__)
 
@@ -177,8 +177,17 @@ class AudioEngine:
         self._cached_bytes = 0
         self._next_id = 1
         self._closed = False
-        self._mixer = Mixer()
+        self._mixer_made: Mixer | None = None
         self._workers = ThreadPoolExecutor(decode_workers, thread_name_prefix="vrosdev-audio")
+
+    @property
+    def _mixer(self) -> Mixer:
+        """Made at the first play or write: numpy is not imported before a sound needs it."""
+        if self._mixer_made is None:
+            from vrosdev.audio.mixer import Mixer
+
+            self._mixer_made = Mixer()
+        return self._mixer_made
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -260,6 +269,9 @@ class AudioEngine:
         outcome: LoadOutcome
         frames: Frames | None = None
         try:
+            from vrosdev.audio import loudness
+            from vrosdev.audio.decode import decode_file
+
             frames = decode_file(sound.path, checkpoint=checkpoint)
             lufs = loudness.measure_lufs(frames)
             if sound.normalize:
@@ -438,6 +450,8 @@ class AudioEngine:
         target_dir = Path(out_dir)
         target_dir.mkdir(parents=True, exist_ok=True)
         written: dict[ChannelName, Path] = {}
+        from vrosdev.audio.mixer import write_channel_wav
+
         for channel in CHANNELS:
             path = target_dir / f"{channel}.wav"
             write_channel_wav(path, placements[channel], end)

@@ -1,4 +1,4 @@
-"""Loudness measurement and normalization (ITU-R BS.1770 through pyloudnorm).
+"""Loudness measurement and normalization (ITU-R BS.1770, measured by `vrosdev.audio.bs1770`).
 
 Target: -16 LUFS integrated, with a true-peak ceiling of -1 dBTP. -16 LUFS is the level the
 common streaming/podcast guidance uses for material heard on headphones and speakers, which is
@@ -14,15 +14,15 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-import pyloudnorm
 import soxr
 
-from vrosdev.audio.decode import SAMPLE_RATE
+from vrosdev.audio import bs1770
+from vrosdev.audio.limits import NORMALIZE_TARGET_LUFS, SAMPLE_RATE, TRUE_PEAK_CEILING_DBTP
 
 type Frames = npt.NDArray[np.float32]
 
-NORMALIZE_TARGET_LUFS: Final = -16.0
-TRUE_PEAK_CEILING_DBTP: Final = -1.0
+__all__ = ["NORMALIZE_TARGET_LUFS", "TRUE_PEAK_CEILING_DBTP", "measure_lufs", "normalize"]
+
 # BS.1770-4 Annex 2 estimates true peak by 4x oversampling.
 TRUE_PEAK_OVERSAMPLING: Final = 4
 # BS.1770's absolute gate: nothing quieter is measured, so silence reports this floor
@@ -42,7 +42,7 @@ def measure_lufs(frames: Frames) -> float:
     data = frames.astype(np.float64)
     if data.shape[0] < block:
         data = np.tile(data, (math.ceil(block / data.shape[0]), 1))
-    loudness = float(pyloudnorm.Meter(SAMPLE_RATE).integrated_loudness(data))
+    loudness = bs1770.integrated_loudness(data)
     if not math.isfinite(loudness) or loudness < SILENCE_FLOOR_LUFS:
         return SILENCE_FLOOR_LUFS
     return loudness

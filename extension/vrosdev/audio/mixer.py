@@ -19,7 +19,7 @@ import numpy.typing as npt
 import soundfile
 
 from vrosdev.audio.channels import CHANNELS
-from vrosdev.audio.decode import SAMPLE_RATE
+from vrosdev.audio.limits import SAMPLE_RATE
 from vrosdev.audio.results import ChannelName
 
 type Frames = npt.NDArray[np.float32]

@@ -118,6 +118,7 @@ class Connection:
         self.send_lock = anyio.Lock()
         self.data: dict[str, Any] = {}  # per-connection namespace state (commands, assets, …)
         self.after_reply: list[Callable[[], Awaitable[None]]] = []  # e.g. a due media_snapshot
+        self.granted: dict[str, Any] = {}  # what welcome granted, for the whole connection (H-11)
         self._closed = False
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -268,7 +269,7 @@ class Connection:
         ns = host.namespaces.get(method)
         if ns is None or not host.version.at_least(ns.since):
             raise RpcError(E.METHOD_NOT_FOUND, f"unknown namespace {method!r}")
-        if ns.capability is not None and not host.granted(ns.capability):
+        if ns.capability is not None and not self.granted.get(ns.capability, False):
             raise RpcError(
                 E.CAPABILITY_DENIED, f"capability_denied: {method} needs {ns.capability}"
             )
@@ -318,6 +319,7 @@ class Connection:
             await self.close()
             return
         self.client_version = client
+        self.granted = cfg.welcome_granted()
         self.state = "ready"
         host.connection = self
         for on_welcome in host.on_welcome:
@@ -325,7 +327,7 @@ class Connection:
         welcome: dict[str, Any] = {
             "result": "welcome",
             "vxp_version": str(host.version),
-            "granted": cfg.welcome_granted(),
+            "granted": self.granted,
             "locale": cfg.locale,
         }
         if cfg.content_root is not None and host.version.at_least("1.2"):

@@ -42,7 +42,7 @@ def event(outcome: ControlEvent | ControlRefused) -> dict[str, Any]:
 
 
 def test_script_steps_give_the_readings_events_med22_evt15(native: Harness) -> None:
-    """media-pause KEY, media-volume KEY 35, media-stop KEY."""
+    """MED-22, EVT-15: media-pause KEY, media-volume KEY 35, media-stop KEY."""
     host = native.host
     got = [
         event(host.control("deck-1", "set_paused")),
@@ -66,6 +66,7 @@ def test_script_steps_give_the_readings_events_med22_evt15(native: Harness) -> N
 def test_actions_are_absolute_med22(
     native: Harness, action: str, value: object, expected: dict[str, Any]
 ) -> None:
+    """MED-22: each control arrives as an absolute action, never a toggle."""
     assert event(native.host.control("deck-1", action, value))["action"] == expected
 
 
@@ -82,6 +83,7 @@ def test_generation_follows_reloads(native: Harness) -> None:
 
 
 def test_a_control_does_not_change_the_session_med23(native: Harness) -> None:
+    """MED-23: a player control leaves the session as it was until the extension sets it."""
     before = native.row("a", "m-00000001")
     for action, value in (("set_paused", True), ("set_volume", 5), ("stop", None)):
         event(native.host.control("deck-1", action, value))
@@ -112,6 +114,7 @@ def test_malformed_steps_are_refused_with_a_reason(
 
 
 def test_no_event_without_native_controls_med21(h: Harness) -> None:
+    """MED-21: without native_controls the player has no controls, so a control is refused."""
     h.open()
     outcome = h.host.control("deck-1", "stop")
     assert isinstance(outcome, ControlRefused)
@@ -156,6 +159,7 @@ def test_the_same_key_on_two_connections_needs_a_connection(harness: type[Harnes
 
 
 def test_controls_on_player_is_reported_med25(h: Harness) -> None:
+    """MED-25: controls_on_player is kept on the session, and set can change it."""
     sid = h.open(native_controls=True, controls_on_player=True)["session"]
     assert h.row("a", sid)["controls_on_player"] is True
     h.req("a", "set", session=sid, controls_on_player=False)

@@ -22,6 +22,7 @@ def states(h: Harness, sid: str) -> tuple[dict[str, object], str]:
 
 
 def test_opening_buffering_playing_with_video_warming_then_ready_med19_med20(h: Harness) -> None:
+    """MED-19, MED-20: playback opens, buffers and plays while video warms up and becomes ready."""
     sid = h.open()["session"]
     assert states(h, sid) == ({"kind": "opening"}, "warming")
     assert h.host.next_deadline() == OPENED
@@ -57,6 +58,7 @@ def test_paused_at_open_reports_paused_after_buffering(h: Harness) -> None:
 
 
 def test_fail_play_fails_with_a_code_after_buffering_med19(h: Harness) -> None:
+    """MED-19: a stream that cannot play ends `failed` with a code, after buffering."""
     sid = h.open(url="https://h/fail-play/x")["session"]
     h.at(OPENED)
     assert states(h, sid)[0] == {"kind": "buffering"}
@@ -65,6 +67,7 @@ def test_fail_play_fails_with_a_code_after_buffering_med19(h: Harness) -> None:
 
 
 def test_fail_video_recovers_video_while_audio_plays_med20(h: Harness) -> None:
+    """MED-20: video recovers on its own while the audio keeps playing."""
     sid = h.open(url="https://h/fail-video")["session"]
     h.at(BUFFERED)
     assert states(h, sid) == ({"kind": "playing"}, "recovering")
@@ -86,6 +89,7 @@ def test_end_soon_ends_after_its_play_time_and_pause_stops_that_clock(h: Harness
 
 
 def test_hiding_video_keeps_playback_running_med15(h: Harness) -> None:
+    """MED-15: show_video false keeps the stream and its audio playing."""
     sid = h.open(url="https://h/end-soon")["session"]
     h.at(BUFFERED)
     h.req("a", "set", session=sid, show_video=False, volume_pct=20, max_fps=5, muted=True)
@@ -95,6 +99,7 @@ def test_hiding_video_keeps_playback_running_med15(h: Harness) -> None:
 
 
 def test_showing_video_again_warms_up_then_is_ready_med20(h: Harness) -> None:
+    """MED-20: showing the video again warms it up, then it is ready."""
     sid = h.open(show_video=False)["session"]
     assert states(h, sid) == ({"kind": "opening"}, "disabled")
     h.at(BUFFERED)
@@ -134,6 +139,7 @@ def test_fail_video_stays_recovering_after_rewarming(h: Harness) -> None:
 
 
 def test_reload_restarts_playback_on_the_new_source_med16(h: Harness) -> None:
+    """MED-16: reload changes the source and starts playback over."""
     sid = h.open(url="https://h/fail-play")["session"]
     h.at(BUFFERED)
     assert states(h, sid)[0]["kind"] == "failed"
@@ -146,6 +152,7 @@ def test_reload_restarts_playback_on_the_new_source_med16(h: Harness) -> None:
 
 @pytest.mark.parametrize(("marker", "err"), [(m, c) for m, c, _ in REFUSALS])
 def test_each_refusal_marker_on_open_and_reload_med26(h: Harness, marker: str, err: str) -> None:
+    """MED-26: every refusal the URL markers simulate, on open and on reload."""
     secret_url = f"https://cdn.example/{marker}/stream?sig=SECRET-SIGNATURE"
     refused = h.open(key="x", url=secret_url)
     assert h.code(refused) == err
@@ -161,7 +168,7 @@ def test_each_refusal_marker_on_open_and_reload_med26(h: Harness, marker: str, e
 
 
 def test_every_domain_error_of_the_page_is_reachable_med26(h: Harness) -> None:
-    """One request per code, in this simulation (unsupported: the other mode)."""
+    """MED-26: One request per code, in this simulation (unsupported: the other mode)."""
     reached: set[str] = set()
     reached.add(h.code(h.open(url="nope")))
     reached.add(h.code(h.open(key="NOPE")))
@@ -187,6 +194,7 @@ def test_every_domain_error_of_the_page_is_reachable_med26(h: Harness) -> None:
 
 
 def test_sessions_hold_no_url_med12(h: Harness) -> None:
+    """MED-12: a session keeps no URL once opened (the URL is a credential)."""
     h.open(url="https://cdn.example/a/fail-video?sig=SECRET-SIGNATURE")
     (session,) = h.host.sessions()
     assert "SECRET" not in repr(session)

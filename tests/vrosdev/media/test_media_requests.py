@@ -15,11 +15,13 @@ URL = "https://media.example/live.m3u8"
 
 
 def test_open_answers_opened_with_first_session_id_and_generation_1_med3_r22(h: Harness) -> None:
+    """MED-3: open answers opened with the first session id and source_generation 1."""
     assert h.open() == {"result": "opened", "session": "m-00000001", "source_generation": 1}
     assert h.open(key="deck-2")["session"] == "m-00000002"
 
 
 def test_open_defaults_med8_and_title_optional_r15(h: Harness) -> None:
+    """MED-8: the option defaults of a bare open; the title may be left out."""
     sid = h.open()["session"]
     row = h.row("a", sid)
     assert row["title"] == ""
@@ -52,11 +54,13 @@ def test_open_takes_every_option(h: Harness) -> None:
 
 @pytest.mark.parametrize("key", ["", "Deck", "deck_1", "deck 1", "déck", "a" * 65, "deck/1"])
 def test_invalid_key_med9(h: Harness, key: str) -> None:
+    """MED-9: keys outside [a-z0-9-] or longer than 64 bytes are invalid_key."""
     assert h.code(h.open(key=key)) == "invalid_key"
 
 
 @pytest.mark.parametrize("key", ["a" * 64, "deck-1", "0", "-"])
 def test_valid_key_med9(h: Harness, key: str) -> None:
+    """MED-9: the longest and plainest valid keys are accepted."""
     assert h.open(key=key)["result"] == "opened"
 
 
@@ -76,6 +80,7 @@ def test_valid_url(h: Harness, url: str) -> None:
 
 
 def test_url_limit_is_8_kib_in_bytes_med11(h: Harness) -> None:
+    """MED-11: the URL limit is 8 KiB counted in UTF-8 bytes."""
     head = "https://h/"
     assert h.open(key="a", url=head + "x" * (8192 - len(head)))["result"] == "opened"
     assert h.code(h.open(key="b", url=head + "x" * (8193 - len(head)))) == "invalid_url"
@@ -84,6 +89,7 @@ def test_url_limit_is_8_kib_in_bytes_med11(h: Harness) -> None:
 
 
 def test_title_limit_is_256_bytes_med11(h: Harness) -> None:
+    """MED-11: the title limit is 256 UTF-8 bytes."""
     assert h.open(key="a", title="t" * 256)["result"] == "opened"
     assert h.code(h.open(key="b", title="t" * 257)) == "invalid_value"
     assert h.code(h.open(key="c", title="é" * 129)) == "invalid_value"
@@ -94,6 +100,7 @@ def test_title_limit_is_256_bytes_med11(h: Harness) -> None:
     [("max_fps", [0, 121, -5], [1, 120]), ("volume_pct", [-1, 101], [0, 100])],
 )
 def test_ranges_med13(h: Harness, option: str, bad: list[int], good: list[int]) -> None:
+    """MED-13: out of range is invalid_value on open and set; the edges are accepted."""
     for value in bad:
         assert h.code(h.open(key="bad", **{option: value})) == "invalid_value"
     sid = h.open(key="ok")["session"]
@@ -135,6 +142,7 @@ def test_unknown_fields_are_ignored(h: Harness) -> None:
 
 
 def test_second_open_on_a_key_is_busy_r15_med10(h: Harness) -> None:
+    """MED-10: a second open on a key in use is busy."""
     h.open()
     assert h.code(h.open()) == "busy"
     h.connect("b")
@@ -142,12 +150,15 @@ def test_second_open_on_a_key_is_busy_r15_med10(h: Harness) -> None:
 
 
 def test_a_closed_key_can_be_opened_again_med10(h: Harness) -> None:
+    """MED-10: once closed, a key can be opened again."""
     sid = h.open()["session"]
+    assert h.req("a", "status", session=sid)["result"] == "status"
     assert h.req("a", "close", session=sid) == {"result": "closed"}
     assert h.open()["session"] == "m-00000002", "session ids are never reused"
 
 
 def test_too_many_counts_sessions_of_all_connections_med14(h: Harness) -> None:
+    """MED-14: the fifth session across all connections is too_many."""
     h.connect("b", "1.6")
     for i in range(2):
         assert h.open("a", key=f"a-{i}")["result"] == "opened"
@@ -166,6 +177,7 @@ def test_busy_is_answered_before_too_many(h: Harness) -> None:
 
 @pytest.mark.parametrize("op", ["set", "reload", "close", "status"])
 def test_no_such_session_unknown_or_someone_elses_med26(h: Harness, op: str) -> None:
+    """MED-26: an unknown session, or another connection's, is no_such_session."""
     h.connect("b")
     theirs = h.open("b")["session"]
     extra = {"url": URL} if op == "reload" else {}
@@ -175,6 +187,7 @@ def test_no_such_session_unknown_or_someone_elses_med26(h: Harness, op: str) -> 
 
 
 def test_set_cannot_carry_native_controls_r23_med4(h: Harness) -> None:
+    """MED-4: set refuses native_controls."""
     sid = h.open(native_controls=True)["session"]
     for value in (True, False):
         assert h.code(h.req("a", "set", session=sid, native_controls=value)) == "invalid_value"
@@ -190,6 +203,7 @@ def test_a_refused_set_changes_nothing(h: Harness) -> None:
 
 
 def test_set_answers_applied_with_unchanged_generation_med4_med16(h: Harness) -> None:
+    """MED-4, MED-16: set answers applied and leaves source_generation as it was."""
     sid = h.open()["session"]
     applied = h.req("a", "set", session=sid, volume_pct=10, show_video=False, paused=True)
     assert applied == {"result": "applied", "source_generation": 1}
@@ -197,6 +211,7 @@ def test_set_answers_applied_with_unchanged_generation_med4_med16(h: Harness) ->
 
 
 def test_reload_raises_generation_and_takes_title_med5_med16(h: Harness) -> None:
+    """MED-5, MED-16: reload answers applied with a higher source_generation and a new title."""
     sid = h.open(title="One")["session"]
     assert h.req("a", "reload", session=sid, url=URL) == {
         "result": "applied",
@@ -215,7 +230,9 @@ def test_reload_checks_url_and_title(h: Harness) -> None:
 
 
 def test_close_then_status_is_no_such_session_med6_med7(h: Harness) -> None:
+    """MED-6, MED-7: status answers status; after close (closed) it is no_such_session."""
     sid = h.open()["session"]
+    assert h.req("a", "status", session=sid)["result"] == "status"
     assert h.req("a", "close", session=sid) == {"result": "closed"}
     assert h.code(h.req("a", "status", session=sid)) == "no_such_session"
     assert h.code(h.req("a", "close", session=sid)) == "no_such_session"
@@ -291,6 +308,7 @@ def test_reload_title_only_for_1_6_clients(harness: type[Harness]) -> None:
 def test_unsupported_mode_answers_every_request_unsupported_med2(
     unsupported: Harness, params: dict[str, Any]
 ) -> None:
+    """MED-2: in the unsupported mode every request is unsupported."""
     assert unsupported.code(unsupported.host.handle("a", params)) == "unsupported"
     assert unsupported.host.due_connections() == frozenset()
 

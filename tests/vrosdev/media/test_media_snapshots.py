@@ -39,6 +39,7 @@ def test_status_carries_the_same_row(h: Harness) -> None:
 
 
 def test_open_makes_a_snapshot_due_once_med17(h: Harness) -> None:
+    """MED-17: an open makes one snapshot due."""
     assert h.host.take_snapshot("a") is None
     h.open()
     assert h.host.due_connections() == {"a"}
@@ -50,6 +51,7 @@ def test_open_makes_a_snapshot_due_once_med17(h: Harness) -> None:
 
 
 def test_changes_coalesce_into_one_snapshot_of_the_final_state_med17(h: Harness) -> None:
+    """MED-17: several changes coalesce into one snapshot of the final state."""
     sid = h.open()["session"]
     h.req("a", "set", session=sid, volume_pct=10)
     h.req("a", "set", session=sid, volume_pct=20, muted=True)
@@ -62,6 +64,7 @@ def test_changes_coalesce_into_one_snapshot_of_the_final_state_med17(h: Harness)
 
 
 def test_snapshot_is_complete_and_lists_every_live_session_med17(h: Harness) -> None:
+    """MED-17: after a change to one session, the snapshot still lists every live one."""
     one = h.open(key="one")["session"]
     h.open(key="two")
     h.host.take_snapshot("a")
@@ -118,6 +121,7 @@ def test_snapshots_are_per_connection(harness: type[Harness]) -> None:
 def test_snapshots_only_for_clients_at_1_4_or_later_med18(
     harness: type[Harness], version: str, due: bool
 ) -> None:
+    """MED-18: a client that said hello with 1.3 gets no media_snapshot; 1.4 does."""
     h = harness()
     h.connect("c", version)
     h.open("c")
@@ -130,6 +134,7 @@ def test_snapshots_only_for_clients_at_1_4_or_later_med18(
     [("1.0", False), ("1.3", False), ("1.4", True), ("1.7", True), ((2, 0), True), ((0, 9), False)],
 )
 def test_snapshot_allowed_helper_med18(version: str | tuple[int, int], allowed: bool) -> None:
+    """MED-18: which hello versions may receive media_snapshot."""
     assert snapshot_allowed(version) is allowed
 
 

@@ -66,6 +66,7 @@ async def test_the_host_chooses_the_panel_size(x_display: str, tmp_path: Path) -
 
 async def test_field_focus_is_consumed_and_field_blur_clears_it(x_display: str) -> None:
     """PAN-25: field-focus never becomes a panel_event; PAN-26: blur advances field-blur;
+    PAN-28: the probe's two fields share one field-focus callback;
     PAN-29: moving between two fields in one turn reads as continuous focus."""
     async with PreviewClient.open(PROBE_PANEL, display=x_display) as preview:
         await preview.focus("search")

@@ -118,7 +118,7 @@ INBOUND_SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("namespace", "sample"), INBOUND_SAMPLES, ids=[n for n, _ in INBOUND_SAMPLES]
 )
 def test_inbound_ignores_unknown_fields(namespace: str, sample: dict[str, Any]) -> None:
-    """T-12: a field a newer host adds is ignored, in the response and nested objects."""
+    """VER-2, T-12: a field a newer host adds is ignored, in the response and nested objects."""
     adapter = registry.NAMESPACES[namespace].response
     assert adapter.validate_python({**sample, **EXTRA}) == adapter.validate_python(sample)
     assert not type(adapter.validate_python(sample)).__name__.endswith("Unknown")

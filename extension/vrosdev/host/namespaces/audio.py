@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
+import anyio.to_thread
 
 from vxp.limits import GAIN_MAX, GAIN_MIN
 
@@ -27,6 +28,17 @@ if TYPE_CHECKING:
     from ..core import Connection, ExtensionHost
 
 log = logging.getLogger("vrosdev")
+
+
+def _import_engine() -> None:
+    import vrosdev.audio  # noqa: F401
+
+
+def _import_decoder() -> None:
+    """What a load, a play and the WAV files need: numpy, libsndfile, soxr, the meter."""
+    import vrosdev.audio.decode
+    import vrosdev.audio.loudness
+    import vrosdev.audio.mixer  # noqa: F401
 
 
 def install(host: ExtensionHost) -> None:
@@ -79,6 +91,10 @@ def install(host: ExtensionHost) -> None:
                     log.info("audio_loaded %s not delivered: no connection", sound)
 
     async def handle(conn: Connection, req: Any) -> dict[str, Any]:
+        if state["engine"] is None:
+            # Waits, off the loop, for the import `warm` started at launch (the import lock
+            # holds this thread until it is done) and does it when nothing started it.
+            await anyio.to_thread.run_sync(_import_engine)
         eng = engine()
         match req:
             case S.AudioLoad(path=path, normalize=normalize):
@@ -136,7 +152,17 @@ def install(host: ExtensionHost) -> None:
         await anyio.to_thread.run_sync(eng.close)
         send.close()
 
+    async def warm() -> None:
+        """Import the engine, then its decoder, while the extension starts, off the loop.
+
+        A request waits only for the engine, which imports nothing heavy; a decode's worker
+        thread waits for the rest if it is still loading.
+        """
+        await anyio.to_thread.run_sync(_import_engine)
+        await anyio.to_thread.run_sync(_import_decoder)
+
     host.background.append(pump)
+    host.background.append(warm)
     host.services.setdefault("on_exit", []).append(finish)
     host.register("audio", "1.2", "audio", handle)
 
