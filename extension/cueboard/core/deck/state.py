@@ -31,17 +31,16 @@ Theory of operation.
 from __future__ import annotations
 
 import logging
-from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cueboard.contract import MediaMode, StatusLevel
-from cueboard.core.effects import Effect, Failure, Log, Notice, Reply, Send, Tickets
+from cueboard.core.effects import Effect, Failure, Log, Notice, Reply, Tickets
 from cueboard.i18n import msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
 from vxp import Secret
 
-from . import sessions
+from . import events, sessions
 from .context import (
     CONTROLS_ON_PLAYER_SINCE,
     NATIVE_CONTROLS_SINCE,
@@ -49,14 +48,13 @@ from .context import (
     HostFacts,
     Step,
 )
-from .slots import VOLUME_RANGE, SessionOptions, Slot, check_options, observe
-from .storage import KV_OPTIONS_KEY, as_record, keep_url, kv_set
+from .runner import Flow, Runner
+from .slots import SessionOptions, Slot, check_options
+from .storage import KV_OPTIONS_KEY, as_record, kv_set
 from .views import DeckView, slot_view
 
 if TYPE_CHECKING:
-    from vxp.models.events import MediaControl, MediaSnapshot
-
-type Flow = Step[None]
+    pass
 
 
 class DeckCore:
@@ -64,9 +62,7 @@ class DeckCore:
 
     def __init__(self, tickets: Tickets | None = None) -> None:
         self._state = DeckState(tickets or Tickets())
-        self._queue: deque[Flow] = deque()
-        self._active: Flow | None = None
-        self._waiting: dict[int, tuple[Flow, bool]] = {}  # ticket -> (step, one-at-a-time)
+        self._runner = Runner()
 
     def __repr__(self) -> str:
         return f"DeckCore(mode={self.mode.name}, {self._state!r})"
@@ -113,7 +109,7 @@ class DeckCore:
     @property
     def idle(self) -> bool:
         """Nothing is waiting for an answer and no action is queued."""
-        return self._active is None and not self._queue and not self._waiting
+        return self._runner.idle
 
     # -- the connection ---------------------------------------------------------------------
 
@@ -297,125 +293,23 @@ class DeckCore:
         from vxp.models.events import MediaControl, MediaSnapshot
 
         if isinstance(event, MediaSnapshot):
-            return self._snapshot(event)
+            return events.apply_snapshot(self._state, event, self._runner)
         if isinstance(event, MediaControl):
-            return self._enqueue(self._told(self._control(event)))
+            return self._enqueue(self._told(events.control(self._state, event)))
         return None
 
-    def _snapshot(self, snapshot: MediaSnapshot) -> list[Effect]:
-        st = self._state
-        rows = {row.session: observe(row) for row in snapshot.sessions}
-        by_key = {row.key: row for row in snapshot.sessions}
-        st.last_rows = rows
-        out: list[Effect] = []
-        for slot in st.slots.values():
-            slot.generation_unsure = False
-            if slot.unsettled is not None:
-                self._settle(slot, by_key.get(slot.key), out)
-                continue
-            if slot.session is None:
-                continue
-            seen = rows.get(slot.session)
-            if seen is None:
-                if slot.confirmed:  # listed before, missing now: gone (MED-17)
-                    out.append(Log(logging.INFO, f"{slot.key}: the session is gone"))
-                    slot.drop_session()
-                    slot.ended = True
-                continue
-            slot.confirmed = True
-            if seen.generation >= slot.generation:
-                slot.generation = seen.generation
-                slot.observed = seen
-        return out
-
-    def _settle(self, slot: Slot, row: Any, out: list[Effect]) -> None:
-        """The snapshot after an ``open`` with an unknown outcome: a session for the slot's key
-        is that open's; none means it did not happen."""
-        pending = slot.unsettled
-        assert pending is not None
-        st = self._state
-        owned = {s.session for s in st.slots.values() if s.session is not None}
-        if row is None or row.session in owned:
-            slot.unsettled = None
-            if slot.in_use:
-                slot.error_code = pending.code
-            out.append(Log(logging.INFO, f"{slot.key}: the open did not happen ({pending.code})"))
-            if pending.code != "closed":
-                params: dict[str, str | int] = {"title": pending.title, "code": pending.code}
-                out.append(Notice(msgid("media.error.code"), StatusLevel.ERROR, params))
-            return
-        native = pending.native and st.host_at_least(NATIVE_CONTROLS_SINCE)
-        session = str(row.session)
-        slot.become_live(
-            pending.checked, pending.title, pending.options, native, session, row.source_generation
-        )
-        slot.observed, slot.confirmed = observe(row), True
-        if pending.from_fields:
-            st.url_clear += 1
-        out.append(Log(logging.INFO, f"{slot.key} opened: source_generation {slot.generation}"))
-
-        def still() -> bool:
-            return st.slots.get(slot.key) is slot and slot.session == session
-
-        self._spawn(keep_url(st, slot, pending.checked, still), out)
-
-    def _control(self, event: MediaControl) -> Step[Notice | None]:
-        from vxp.models.media import SetPaused, SetVolume, StopPlayback
-
-        st = self._state
-        slot = st.slots.get(event.key)
-        current = slot.generation if slot is not None and slot.session is not None else None
-        reason: str | None = None
-        if slot is None or slot.session is None:
-            reason = "unknown_key"
-        elif event.session != slot.session:
-            reason = "other_session"
-        elif slot.generation_unsure:
-            reason = "unsure_generation"
-        elif event.source_generation != slot.generation:
-            reason = "stale_generation"
-        elif not slot.native_controls:
-            reason = "native_controls_off"
-        elif not isinstance(event.action, SetPaused | SetVolume | StopPlayback):
-            reason = "unknown_action"
-        if reason is not None or slot is None:
-            st.controls_dropped[reason or "unknown_key"] += 1
-            yield Log(
-                logging.DEBUG,
-                f"media_control dropped ({reason}): key {event.key!r}, session generation "
-                f"{current}, event generation {event.source_generation}",
-            )
-            return None
-        st.controls_applied += 1
-        yield Log(
-            logging.DEBUG,
-            f"media_control applied: key {event.key!r}, {event.action.kind}, "
-            f"generation {event.source_generation}",
-        )
-        match event.action:
-            case SetPaused(paused=paused):
-                return (yield from sessions.set_slot(st, slot, {"paused": paused}))
-            case SetVolume(volume_pct=volume):
-                volume = min(max(volume, VOLUME_RANGE[0]), VOLUME_RANGE[1])
-                return (yield from sessions.set_slot(st, slot, {"volume_pct": volume}))
-            case _:
-                return (yield from sessions.close(st, slot))
-
-    # -- outcomes and the steps that wait for them ------------------------------------------
+    # -- outcomes ---------------------------------------------------------------------------
 
     def owns(self, ticket: int) -> bool:
-        return ticket in self._waiting
+        return self._runner.owns(ticket)
 
     def outcome(self, done: Reply | Failure) -> list[Effect]:
         """The final outcome of a request the deck sent (a Failure here is final: whatever was
         worth retrying has been)."""
-        entry = self._waiting.pop(done.ticket, None)
-        if entry is None:
-            return [Log(logging.DEBUG, f"deck: an outcome for ticket #{done.ticket} it never sent")]
-        out: list[Effect] = []
-        self._step(entry[0], entry[1], done, out)
-        self._drain(out)
-        return out
+        return self._runner.outcome(done)
+
+    def _enqueue(self, flow: Flow) -> list[Effect]:
+        return self._runner.enqueue(flow)
 
     def _told(self, step: Step[Notice | None]) -> Flow:
         notice = yield from step
@@ -423,41 +317,7 @@ class DeckCore:
             yield notice
 
     def _notices(self, step: Step[list[Notice]]) -> Flow:
-        for notice in (yield from step):
-            yield notice
-
-    def _enqueue(self, flow: Flow) -> list[Effect]:
-        self._queue.append(flow)
-        out: list[Effect] = []
-        self._drain(out)
-        return out
-
-    def _spawn(self, flow: Flow, out: list[Effect]) -> None:
-        self._step(flow, False, None, out)
-
-    def _drain(self, out: list[Effect]) -> None:
-        while self._active is None and self._queue:
-            self._active = self._queue.popleft()
-            self._step(self._active, True, None, out)
-
-    def _step(
-        self, flow: Flow, serial: bool, value: Reply | Failure | None, out: list[Effect]
-    ) -> None:
-        while True:
-            try:
-                effect = flow.send(value)
-            except StopIteration:
-                break
-            except Exception as exc:  # a bug must not take the deck down with it
-                out.append(Log(logging.ERROR, f"deck: a step failed ({type(exc).__name__})"))
-                break
-            value = None
-            out.append(effect)
-            if isinstance(effect, Send):
-                self._waiting[effect.ticket] = (flow, serial)
-                return
-        if serial:
-            self._active = None
+        yield from (yield from step)
 
 
 __all__ = ["DeckCore", "HostFacts"]
