@@ -153,6 +153,8 @@ def reload_live(
     session = slot.session
     if session is None:
         return None
+    if not state.sendable():  # unsupported while this reload waited its turn
+        return (yield from refusal(state))
     send_title = name if state.host_at_least(RELOAD_TITLE_SINCE) else None
     got = yield from ask(
         state,
