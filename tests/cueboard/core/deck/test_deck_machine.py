@@ -105,7 +105,7 @@ class DeckMachine(RuleBasedStateMachine):
             self._deliver(send, Failure(send.ticket, HostFailure("closed")))
             self.after()
         assert not self.deck.outstanding
-        self.deck.host.sessions.clear()  # sessions end with their connection (R21)
+        self.deck.host.sessions.clear()  # docs/protocol-notes.md#r21
         self.unknown.clear()
         self.opens.clear()
         self.unsupported = False
