@@ -198,7 +198,11 @@ def close(state: DeckState, slot: Slot) -> Step[Notice | None]:
     session = slot.session
     if session is not None and state.sendable():
         got = yield from ask(
-            state, "media", lambda: media.MediaClose(session=session), media.MediaClosed
+            state,
+            "media",
+            lambda: media.MediaClose(session=session),
+            media.MediaClosed,
+            user_asked=True,
         )
         if isinstance(got, HostFailure) and not _no_such_session(got):  # gone: closing is done
             return (yield from fail(state, got, slot.title))

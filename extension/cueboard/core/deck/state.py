@@ -119,15 +119,13 @@ class DeckCore:
         out: list[Effect] = []
         for slot in st.slots.values():
             slot.generation_unsure = False
-            if (
-                slot.unsettled is not None
-            ):  # that connection's sessions ended with it (docs/protocol-notes.md#r21)
+            if slot.unsettled is not None:
+                # Had that open happened, its session ended with the connection
+                # (docs/protocol-notes.md#r21).
                 slot.unsettled = None
-                out.append(
-                    Log(logging.INFO, f"{slot.key}: an unsettled open ended with its connection")
-                )
-        first = not st.restored
-        return out + self._enqueue(self._notices(self._start() if first else self._reconnect()))
+                said = f"{slot.key}: an unsettled open ended with its connection"
+                out.append(Log(logging.INFO, said))
+        return out + self._enqueue(self._notices(self._welcomed()))
 
     def _start(self) -> Step[list[Notice]]:
         st = self._state
@@ -138,7 +136,7 @@ class DeckCore:
         st.options = replace(st.options, **fields_of(stored, DeckOptions))
         return (yield from sessions.each_slot(st, sessions.restore))
 
-    def _reconnect(self) -> Step[list[Notice]]:
+    def _welcomed(self) -> Step[list[Notice]]:
         st = self._state
         if not st.restored:
             return (yield from self._start())
