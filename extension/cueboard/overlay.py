@@ -32,13 +32,11 @@ from cueboard.contract import (
     SLOTS_PER_PAGE,
     Callback,
     PanelContract,
-    Playback,
     SlotState,
-    Video,
     WireError,
     WireValue,
 )
-from cueboard.i18n import Catalog, msgid
+from cueboard.i18n import Catalog
 
 log = logging.getLogger(__name__)
 
@@ -397,33 +395,6 @@ def blank_icon_asset() -> dict[str, Any]:
     return {"key": BLANK_ICON_KEY, "width": 1, "height": 1, "frames": [frame], "loop": 0}
 
 
-# -- localised state words --------------------------------------------------------------------
-
-_PLAYBACK_KEYS = {
-    Playback.OPENING: msgid("media.playback.opening"),
-    Playback.BUFFERING: msgid("media.playback.buffering"),
-    Playback.PLAYING: msgid("media.playback.playing"),
-    Playback.PAUSED: msgid("media.playback.paused"),
-    Playback.ENDED: msgid("media.playback.ended"),
-    Playback.FAILED: msgid("media.playback.failed"),
-    Playback.NO_SESSION: msgid("media.playback.no_session"),
-}
-_VIDEO_KEYS = {
-    Video.DISABLED: msgid("media.video.disabled"),
-    Video.WARMING: msgid("media.video.warming"),
-    Video.READY: msgid("media.video.ready"),
-    Video.RECOVERING: msgid("media.video.recovering"),
-}
-
-
-def playback_text(catalog: Catalog, playback: Playback, code: str = "") -> str:
-    return catalog.t(_PLAYBACK_KEYS[playback], code=code)
-
-
-def video_text(catalog: Catalog, video: Video) -> str:
-    return catalog.t(_VIDEO_KEYS[video])
-
-
 def channels_text(catalog: Catalog, soundboard_pct: int, mic_pct: int | None) -> str:
     """Where a sound plays and how loud: `Soundboard 80% · Mic 40%`."""
     if mic_pct is None:
@@ -445,7 +416,5 @@ __all__ = [
     "format_duration",
     "grid_values",
     "page_of",
-    "playback_text",
     "split_frames",
-    "video_text",
 ]

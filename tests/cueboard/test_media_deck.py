@@ -1,4 +1,5 @@
-"""The deck's checks, messages and props without a host (the deck itself: tests/e2e).
+"""The deck's checks, messages, props and client-exception mapping without a host (its decisions:
+tests/cueboard/core/deck; end to end: tests/e2e).
 
 MED-11 (url and title limits), MED-12 (the URL never in a message), MED-13 (option ranges),
 and the deck props against cueboard.contract.
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cueboard.contract import DASH_TAB, OVERLAY, MediaMode, Playback, StatusLevel, Video
+from cueboard.core.effects import HostFailure
 from cueboard.i18n import Catalog
 from cueboard.media_deck import (
     FALLBACK_TEXT,
@@ -21,6 +23,7 @@ from cueboard.media_deck import (
     check_options,
     dash_deck_props,
     deck_props,
+    host_failure,
     kv_slot_key,
     overlay_deck_props,
 )
@@ -33,7 +36,16 @@ from cueboard.media_urls import (
     check_url,
     title_for,
 )
-from vxp import Secret
+from vxp import (
+    CapabilityDenied,
+    ConnectionClosed,
+    DomainError,
+    InvalidRequest,
+    MalformedResponse,
+    NotSupportedByHost,
+    ProtocolError,
+    Secret,
+)
 
 EN = Catalog.load("en-US")
 INPUT_KEYS = {
@@ -229,3 +241,23 @@ def test_dash_props_show_the_version_gated_options() -> None:
     assert dash["media-native-controls"] == {"t": "bool", "v": True}
     assert dash["media-native-controls-shown"] == {"t": "bool", "v": True}
     assert dash["media-controls-on-player-shown"] == {"t": "bool", "v": False}
+
+
+@pytest.mark.parametrize(
+    ("exc", "failure"),
+    [
+        (DomainError("media", "busy", "deck-1 has a session"), HostFailure("domain", "busy")),
+        (ProtocolError(-32603, "internal error", "media"), HostFailure("protocol", -32603)),
+        (CapabilityDenied(-32001, "not granted", "media"), HostFailure("protocol", -32001)),
+        (MalformedResponse("media: a result from 1.9"), HostFailure("unreadable")),
+        (InvalidRequest("too long", "invalid_url"), HostFailure("invalid", "invalid_url")),
+        (InvalidRequest("no such shape", None), HostFailure("invalid", None)),
+        (NotSupportedByHost("1.7"), HostFailure("invalid", "not_supported_by_host")),
+        (TimeoutError(), HostFailure("timeout")),
+        (ConnectionClosed(), HostFailure("closed")),
+    ],
+)
+def test_the_driver_turns_client_exceptions_into_host_failures_without_their_message(
+    exc: BaseException, failure: HostFailure
+) -> None:
+    assert host_failure(exc) == failure  # the message is empty: a host's may quote the URL
