@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from cueboard.contract import Playback, Video
 from cueboard.media_urls import CheckedUrl, DeckInputError
-from vxp import Secret
+from vxp.secret import Secret
 
 if TYPE_CHECKING:
     from vxp.models.media import MediaSession, MediaStatusReply

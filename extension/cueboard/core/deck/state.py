@@ -38,7 +38,7 @@ from cueboard.contract import MediaMode, StatusLevel
 from cueboard.core.effects import Effect, Failure, Log, Notice, Reply, Tickets
 from cueboard.i18n import msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
-from vxp import Secret
+from vxp.secret import Secret
 
 from . import events, notices, sessions
 from .context import (

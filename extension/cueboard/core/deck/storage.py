@@ -15,7 +15,7 @@ from typing import Any, cast
 from cueboard.core.effects import HostFailure, Log
 from cueboard.i18n import msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError
-from vxp import Secret
+from vxp.secret import Secret
 
 from .context import DeckState, Step, ask
 from .notices import failure_code
