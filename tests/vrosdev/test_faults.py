@@ -298,3 +298,15 @@ async def test_transcript_has_one_injected_line_per_injection_and_no_secret() ->
         {"kind": "fault", "method": "kv", "op": "set", "id": 4, "answer": -32603, "when": "2"}
         | {"nth": 2},
     ]
+
+
+def test_readme_lists_the_documented_codes_of_every_namespace() -> None:
+    from vrosdev.host.codes import DOCUMENTED_CODES
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in readme.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] in DOCUMENTED_CODES:
+            rows[cells[0]] = tuple(c.strip("`") for c in cells[1].split())
+    assert rows == DOCUMENTED_CODES
