@@ -72,15 +72,22 @@ class Thumbnail:
         return replace(self, frames=(ThumbnailFrame(first.rgba, first.delay_ms),), loop=0)
 
     def put_params(self, key: str | None = None) -> dict[str, Any]:
-        """The `assets.put` params (without `op`), JSON-ready (AST-3, AST-6)."""
+        """The `assets.put` params (without `op`), JSON-ready (AST-3, AST-6).
+
+        A frame repeated to show longer than the host's longest delay is encoded once.
+        """
+        encoded: dict[int, str] = {}
+        frames: list[dict[str, Any]] = []
+        for frame in self.frames:
+            text = encoded.get(id(frame.rgba))
+            if text is None:
+                text = encoded[id(frame.rgba)] = base64.b64encode(frame.rgba).decode("ascii")
+            frames.append({"rgba_base64": text, "delay_ms": frame.delay_ms})
         return {
             "key": key if key is not None else self.content_key(),
             "width": self.width,
             "height": self.height,
-            "frames": [
-                {"rgba_base64": base64.b64encode(f.rgba).decode("ascii"), "delay_ms": f.delay_ms}
-                for f in self.frames
-            ],
+            "frames": frames,
             "loop": self.loop,
         }
 
