@@ -22,6 +22,7 @@ from .animation import Animation, check_declared_size
 from .compose import Box, Canvas
 from .errors import ThumbnailError
 from .pixels import to_rgba
+from .pngdata import DamagedData, check_zlib_data, expected_size
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _DISPOSE_NONE, _DISPOSE_BACKGROUND, _DISPOSE_PREVIOUS = 0, 1, 2
@@ -177,6 +178,9 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
 
 
 def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
+    width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
+    depth, colour_type, _, _, interlace = layout.ihdr[8:13]
+    check_zlib_data(frame.data, expected_size(width, height, depth, colour_type, interlace))
     with Image.open(io.BytesIO(_frame_png(layout, frame))) as image:
         image.load()
         return to_rgba(image)
@@ -190,10 +194,11 @@ def _composite(
     for number, frame in enumerate(frames, start=1):
         try:
             pixels = _decode_frame(layout, frame)
-        except (OSError, ValueError, SyntaxError, zlib.error):
+        except (OSError, ValueError, SyntaxError, zlib.error) as error:
             if number == 1:
+                why = str(error) if isinstance(error, DamagedData) else "its data is corrupt"
                 raise ThumbnailError(
-                    "corrupt", "the APNG's first frame cannot be decoded"
+                    "corrupt", f"the APNG's first frame cannot be decoded whole: {why}"
                 ) from None
             animation.warnings.append(
                 f"kept the {number - 1} frames before frame {number}, whose data is damaged"

@@ -291,7 +291,9 @@ def _frames(
             except (ValueError, OSError, _Truncated):
                 if number == 1:
                     raise ThumbnailError(
-                        "corrupt", "the GIF's first frame cannot be decoded"
+                        "corrupt",
+                        "the GIF's first frame cannot be decoded whole: its LZW data is corrupt "
+                        "or ends early",
                     ) from None
                 animation.warnings.append(
                     f"kept the {number - 1} frames before frame {number}, whose data is corrupt"

@@ -12,6 +12,7 @@ from .errors import ThumbnailError
 from .fit import REDUCING_GAP, fit_size
 from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
 from .pixels import to_rgba
+from .pngdata import DamagedData, check_still_png
 
 _PILLOW_FORMAT = {"png": "PNG", "jpeg": "JPEG"}
 _EXIF_ORIENTATION = 0x0112
@@ -38,6 +39,15 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     check_declared_size(
         *image.size, max_pixels=MAX_JPEG_PIXELS if kind == "jpeg" else MAX_SOURCE_PIXELS
     )
+    if kind == "png":
+        # Checked and loaded before the EXIF is read: Pillow loads a PNG to find its eXIf
+        # chunk, and a load that fails there would leave a half-decoded image behind.
+        try:
+            check_still_png(data)
+        except DamagedData as damage:
+            image.close()
+            raise ThumbnailError("corrupt", f"the PNG cannot be decoded whole: {damage}") from None
+        _load(image, kind)
     transpose = _image_orientation_fix(image)
     width, height = image.size
     if kind == "jpeg":
@@ -69,12 +79,19 @@ def orientation_fix(exif: Image.Exif) -> Image.Transpose | None:
     return _ORIENTATION_FIX.get(orientation) if isinstance(orientation, int) else None
 
 
+def _load(image: Image.Image, kind: str) -> None:
+    try:
+        image.load()
+    except _OPEN_ERRORS as error:
+        image.close()
+        if "truncated" in str(error):
+            raise ThumbnailError(
+                "corrupt", f"the {kind.upper()} cannot be decoded whole: the file is truncated"
+            ) from None
+        raise ThumbnailError("corrupt", f"the {kind.upper()} pixel data is corrupt") from None
+
+
 def _still_frame(image: Image.Image, kind: str) -> Iterator[tuple[Image.Image, int]]:
     with image:
-        try:
-            image.load()
-        except _OPEN_ERRORS as error:
-            if "truncated" in str(error):
-                raise ThumbnailError("truncated", f"the {kind.upper()} file is truncated") from None
-            raise ThumbnailError("corrupt", f"the {kind.upper()} pixel data is corrupt") from None
+        _load(image, kind)
         yield to_rgba(image), 0

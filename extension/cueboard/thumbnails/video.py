@@ -92,6 +92,9 @@ def _frames(
             yield Image.fromarray(array, "RGB").convert("RGBA"), next_ms - shown_ms
             shown_ms = next_ms
     except errors:
-        if index <= 0:
-            raise ThumbnailError("corrupt", "the clip's frames cannot be decoded") from None
-        warnings.append(f"kept the {index} frames decoded before the clip's damaged data")
+        # `index` is the last frame yielded: the damage comes after index + 1 frames.
+        if index < 0:
+            raise ThumbnailError(
+                "corrupt", "the clip's first frame cannot be decoded: its data is corrupt"
+            ) from None
+        warnings.append(f"kept the {index + 1} frames decoded before the clip's damaged data")
