@@ -79,7 +79,7 @@ def _proportional(delays: list[int], budget: int, target: int) -> list[Entry] | 
     short frames beside a long one: each short frame would cost a whole entry).
     """
     entries_of = [1] * len(delays)
-    heap = [(-d, i) for i, d in enumerate(delays)]
+    heap: list[tuple[float, int]] = [(-d, i) for i, d in enumerate(delays)]
     heapq.heapify(heap)
     for _ in range(budget - len(delays)):
         _, i = heapq.heappop(heap)

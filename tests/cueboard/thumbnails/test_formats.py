@@ -22,6 +22,12 @@ def _webp(frames: list[Image.Image], **options: object) -> bytes:
     return buffer.getvalue()
 
 
+def _rgba(value: object) -> tuple[int, int, int, int]:
+    assert isinstance(value, tuple) and len(value) == 4
+    r, g, b, a = value
+    return (int(r), int(g), int(b), int(a))
+
+
 def _squares() -> list[Image.Image]:
     """Three 8x8 frames: a moving 4x4 square on transparency, each in its own colour."""
     out = []
@@ -41,7 +47,7 @@ def test_lossless_animated_webp_with_alpha_is_exact() -> None:
     assert thumb.loop == 2
     for out, source in zip(thumb.frames, frames, strict=True):
         got = [pixel(out.rgba, 8, x, y) for y in range(8) for x in range(8)]
-        want = [source.getpixel((x, y)) for y in range(8) for x in range(8)]
+        want = [_rgba(source.getpixel((x, y))) for y in range(8) for x in range(8)]
         # Fully transparent pixels may carry any colour; what shows must be exact.
         assert [p if p[3] else (0, 0, 0, 0) for p in got] == [
             p if p[3] else (0, 0, 0, 0) for p in want
