@@ -21,8 +21,8 @@ from PIL import Image
 from .animation import Animation, check_declared_size
 from .compose import Box, Canvas
 from .errors import ThumbnailError
+from .integrity import DamagedData, check_zlib_data, expected_size
 from .pixels import to_rgba
-from .pngdata import DamagedData, check_zlib_data, expected_size
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _DISPOSE_NONE, _DISPOSE_BACKGROUND, _DISPOSE_PREVIOUS = 0, 1, 2

@@ -10,9 +10,9 @@ from PIL import Image
 from .animation import Animation, check_declared_size
 from .errors import ThumbnailError
 from .fit import REDUCING_GAP, fit_size
+from .integrity import DamagedData, check_jpeg, check_still_png
 from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
 from .pixels import to_rgba
-from .pngdata import DamagedData, check_still_png
 
 _PILLOW_FORMAT = {"png": "PNG", "jpeg": "JPEG"}
 _EXIF_ORIENTATION = 0x0112
@@ -39,14 +39,19 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     check_declared_size(
         *image.size, max_pixels=MAX_JPEG_PIXELS if kind == "jpeg" else MAX_SOURCE_PIXELS
     )
-    if kind == "png":
-        # Checked and loaded before the EXIF is read: Pillow loads a PNG to find its eXIf
-        # chunk, and a load that fails there would leave a half-decoded image behind.
-        try:
+    try:
+        if kind == "png":
             check_still_png(data)
-        except DamagedData as damage:
-            image.close()
-            raise ThumbnailError("corrupt", f"the PNG cannot be decoded whole: {damage}") from None
+        else:
+            check_jpeg(data)
+    except DamagedData as damage:
+        image.close()
+        raise ThumbnailError(
+            "corrupt", f"the {kind.upper()} cannot be decoded whole: {damage}"
+        ) from None
+    if kind == "png":
+        # Loaded before the EXIF is read: Pillow loads a PNG to find its eXIf chunk, and a
+        # load that fails there would leave a half-decoded image behind.
         _load(image, kind)
     transpose = _image_orientation_fix(image)
     width, height = image.size

@@ -162,11 +162,50 @@ def test_truncated_webp_is_refused(lossless: bool) -> None:
     _refused(data[: len(data) * 2 // 3])
 
 
-def test_truncated_jpeg_is_refused_as_corrupt() -> None:
+def _jpeg(**options: object) -> bytes:
+    gradient = Image.linear_gradient("L").resize((160, 120))
+    image = Image.merge(
+        "RGB", (gradient, gradient.rotate(90), gradient.transpose(Image.Transpose.FLIP_LEFT_RIGHT))
+    )
     buffer = io.BytesIO()
-    Image.linear_gradient("L").convert("RGB").save(buffer, "JPEG")
-    data = buffer.getvalue()
+    image.convert(str(options.pop("mode", "RGB"))).save(buffer, "JPEG", **options)
+    return buffer.getvalue()
+
+
+def test_truncated_jpeg_is_refused_as_corrupt() -> None:
+    data = _jpeg()
     _refused(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("progressive", [False, True])
+def test_jpeg_ending_early_is_refused_not_filled_in(progressive: bool) -> None:
+    """An end-of-image marker two thirds into the scan: libjpeg fills in the rest in grey."""
+    data = _jpeg(progressive=progressive)
+    error = _refused(data[: len(data) * 2 // 3] + b"\xff\xd9")
+    assert "JPEG" in error.reason and "ends early" in error.reason
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"progressive": True},
+        {"mode": "L"},
+        {"mode": "CMYK"},
+        {"quality": 100, "subsampling": 0},
+        {"restart_marker_blocks": 4},
+    ],
+)
+def test_whole_jpegs_are_accepted(options: dict[str, object]) -> None:
+    thumb = decode_thumbnail(_jpeg(**options))
+    assert (thumb.width, thumb.height) == (128, 96)
+
+
+def test_jpeg_with_bytes_after_its_scan_or_its_end_is_accepted() -> None:
+    """Stray bytes before the end marker, or after it, leave every block whole."""
+    data = _jpeg()
+    for variant in (data[:-2] + b"\x00\x11\x22\xff\xd9", data + b"trailing bytes"):
+        assert decode_thumbnail(variant).width == 128
 
 
 def _animated_webp() -> bytes:
@@ -197,3 +236,35 @@ def test_animated_webp_damaged_after_its_first_frame_keeps_the_frames_before() -
     thumb = decode_thumbnail(_damage_frame(_animated_webp(), 2))
     assert [f.delay_ms for f in thumb.frames] == [300, 400]
     assert any("damaged" in w for w in thumb.warnings)
+
+
+def _webm() -> bytes:
+    import imageio.v3 as iio
+    import numpy as np
+
+    frames = np.zeros((25, 48, 80, 3), np.uint8)
+    for i in range(25):
+        frames[i, :, i * 2 : i * 2 + 20] = (255, 0, 0)
+    return bytes(
+        iio.imwrite("<bytes>", frames, extension=".webm", plugin="pyav", codec="libvpx-vp9", fps=25)
+    )
+
+
+def test_clip_cut_short_keeps_its_frames_and_says_so() -> None:
+    """FFmpeg ends a cut-off WebM quietly: the frames before the cut, 40 ms each, reported."""
+    data = _webm()
+    thumb = decode_thumbnail(data[: len(data) * 6 // 10])
+    assert 1 <= len(thumb.frames) < 25
+    assert [f.delay_ms for f in thumb.frames] == [40] * len(thumb.frames)
+    assert any("truncated" in w and "25" in w for w in thumb.warnings)
+
+
+def test_whole_clip_has_no_warning() -> None:
+    thumb = decode_thumbnail(_webm())
+    assert [f.delay_ms for f in thumb.frames] == [40] * 25
+    assert not thumb.warnings
+
+
+def test_clip_with_garbage_after_its_header_is_refused() -> None:
+    data = _webm()
+    _refused(data[:200] + random.Random(5).randbytes(len(data) - 200))

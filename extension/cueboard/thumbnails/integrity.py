@@ -1,10 +1,13 @@
-"""Is a PNG image's zlib data whole? Pillow does not always say.
+"""Can an image be decoded whole? Pillow does not always say.
 
-Pillow decodes a zlib stream that ends before the last row without an error and leaves the
-missing rows as they were allocated; a stream of garbage behind valid chunk CRCs can also pass
-when only part of it is read. So the data of every still PNG and every APNG frame is inflated
-here first (in bounded pieces, the output thrown away) and must be a complete zlib stream
-holding at least every row the header promises.
+PNG: Pillow decodes a zlib stream that ends before the last row without an error and leaves
+the missing rows as they were allocated. So the data of every still PNG and every APNG frame
+is inflated here first (in bounded pieces, the output thrown away) and must be a complete zlib
+stream holding at least every row the header promises.
+
+JPEG: libjpeg fills in, silently, every block after an end-of-image marker that comes too
+early. FFmpeg's decoder, told to stop at the first error, refuses such a scan; it decodes at
+1/8 scale (as Pillow does for an icon), so the check costs about what the decode does.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Iterable
+from typing import Any
 
 # Samples per pixel, by PNG colour type.
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
@@ -79,6 +83,24 @@ def still_png_parts(data: bytes) -> tuple[bytes, list[bytes]]:
             break
         pos += 12 + length
     return ihdr, idat
+
+
+def check_jpeg(data: bytes) -> None:
+    """Raise DamagedData when the JPEG's scans end early or are corrupt. Without PyAV, or on a
+    feature FFmpeg's decoder lacks (arithmetic coding), Pillow alone decides."""
+    try:
+        import av
+        from av.error import FFmpegError, InvalidDataError
+    except ImportError:  # pragma: no cover - av is a dependency of the media extra
+        return
+    context: Any = av.CodecContext.create("mjpeg", "r")
+    context.options = {"err_detect": "explode", "lowres": "3"}
+    try:
+        context.decode(av.Packet(data))
+    except InvalidDataError:
+        raise DamagedData("its data ends early or is corrupt") from None
+    except FFmpegError:
+        return
 
 
 def check_still_png(data: bytes) -> None:
