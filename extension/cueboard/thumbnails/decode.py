@@ -45,13 +45,17 @@ def decode_file(
     in memory whole); other formats are read whole, up to `max_bytes`."""
     try:
         with path.open("rb") as file:
-            if os.fstat(file.fileno()).st_size > max_bytes:
+            size = os.fstat(file.fileno()).st_size
+            if size > max_bytes:
                 raise ThumbnailError("too_large", f"{path.name} is larger than {max_bytes} bytes")
             head = file.read(64)
             if sniff(head) == "gif":
                 file.seek(0)
                 return render(open_gif(file), max_side=max_side)
-            data = head + file.read(max_bytes + 1 - len(head))
+            # Sized from fstat: read(max_bytes) would allocate max_bytes for every small icon.
+            # A size of 0 may be a pipe or a special file: read up to the limit.
+            rest = max(0, size - len(head)) + 1 if size else max_bytes + 1 - len(head)
+            data = head + file.read(rest)
     except FileNotFoundError:
         raise ThumbnailError("bad_source", f"no such file: {path.name}") from None
     except IsADirectoryError:

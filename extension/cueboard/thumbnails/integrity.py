@@ -13,6 +13,7 @@ early. FFmpeg's decoder, told to stop at the first error, refuses such a scan; i
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 from collections.abc import Iterable
 from typing import Any
@@ -85,6 +86,10 @@ def still_png_parts(data: bytes) -> tuple[bytes, list[bytes]]:
     return ihdr, idat
 
 
+_jpeg_decoders = threading.local()  # one FFmpeg decoder per thread, reused: opening one costs
+# several times what checking a small icon does
+
+
 def check_jpeg(data: bytes) -> None:
     """Raise DamagedData when the JPEG's scans end early or are corrupt. Without PyAV, or on a
     feature FFmpeg's decoder lacks (arithmetic coding), Pillow alone decides."""
@@ -93,13 +98,19 @@ def check_jpeg(data: bytes) -> None:
         from av.error import FFmpegError, InvalidDataError
     except ImportError:  # pragma: no cover - av is a dependency of the media extra
         return
-    context: Any = av.CodecContext.create("mjpeg", "r")
-    context.options = {"err_detect": "explode", "lowres": "3"}
+    context: Any = getattr(_jpeg_decoders, "context", None)
+    if context is None:
+        context = av.CodecContext.create("mjpeg", "r")
+        context.thread_count = 1
+        context.options = {"err_detect": "explode", "lowres": "3"}
+        _jpeg_decoders.context = context
     try:
         context.decode(av.Packet(data))
     except InvalidDataError:
+        _jpeg_decoders.context = None  # a fresh decoder for the next image
         raise DamagedData("its data ends early or is corrupt") from None
     except FFmpegError:
+        _jpeg_decoders.context = None
         return
 
 

@@ -8,6 +8,7 @@ only reads local files never loads them.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -60,7 +61,10 @@ async def load_source(
 def read_local(path: Path, max_bytes: int = MAX_LOCAL_BYTES) -> bytes:
     try:
         with path.open("rb") as file:
-            data = file.read(max_bytes + 1)
+            # Sized from fstat: read(max_bytes + 1) would allocate that much for a small icon.
+            # A size of 0 may be a pipe or a special file: read up to the limit.
+            size = os.fstat(file.fileno()).st_size
+            data = file.read(min(size, max_bytes) + 1 if size else max_bytes + 1)
     except FileNotFoundError:
         raise ThumbnailError("bad_source", f"no such file: {path.name}") from None
     except IsADirectoryError:

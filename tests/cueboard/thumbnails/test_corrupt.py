@@ -268,3 +268,15 @@ def test_whole_clip_has_no_warning() -> None:
 def test_clip_with_garbage_after_its_header_is_refused() -> None:
     data = _webm()
     _refused(data[:200] + random.Random(5).randbytes(len(data) - 200))
+
+
+def test_jpeg_checks_do_not_depend_on_the_image_before() -> None:
+    """One FFmpeg decoder serves a thread's checks: a damaged JPEG between whole ones, of
+    other sizes and kinds, is refused, and the next whole one accepted."""
+    whole, progressive = _jpeg(), _jpeg(progressive=True, mode="L")
+    damaged = whole[: len(whole) * 2 // 3] + b"\xff\xd9"
+    for data in (whole, damaged, progressive, damaged, whole):
+        if data is damaged:
+            _refused(data)
+        else:
+            assert decode_thumbnail(data).width == 128
