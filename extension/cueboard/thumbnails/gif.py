@@ -14,6 +14,7 @@ palettes, transparency and disposal are applied here, the way browsers do:
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 from collections.abc import Iterator
@@ -140,6 +141,8 @@ def _open(reader: _Reader) -> Animation:
         animation.warnings.append(
             f"kept the {len(layout.frames)} complete frames before the damage: {layout.damage}"
         )
+    if reader.start == 0 and len(reader.window) < _WINDOW:  # the whole file, read once
+        animation.source_digest = hashlib.sha256(reader.window).digest()
     animation.frames = _composite(reader, layout, animation)
     return animation
 
@@ -253,7 +256,9 @@ def _draw(canvas: Canvas, indices: Image.Image, xy: tuple[int, int], keyed: bool
     width, height = indices.size
     rows = max(1, STRIP_PIXELS // width)
     for top in range(0, height, rows):
-        strip = indices.crop((0, top, width, min(height, top + rows))).convert("RGBA")
+        whole = top == 0 and rows >= height  # an icon-sized frame: no strip to cut
+        strip = indices if whole else indices.crop((0, top, width, min(height, top + rows)))
+        strip = strip.convert("RGBA")
         if keyed:
             canvas.draw_keyed(strip, (xy[0], xy[1] + top))
         else:
@@ -273,6 +278,7 @@ def _frames(
     reader: _Reader, layout: _Layout, animation: Animation
 ) -> Iterator[tuple[Image.Image, int]]:
     canvas = Canvas(animation.width, animation.height)
+    tables: dict[tuple[bytes | None, int | None], bytes] = {}  # RGBA palettes, built once each
     for number, frame in enumerate(layout.frames, start=1):
         width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
         saved = canvas.save(frame.box) if frame.disposal == _DISPOSE_PREVIOUS else None
@@ -301,7 +307,12 @@ def _frames(
                 return
             del data
             palette = frame.palette if frame.palette is not None else layout.palette
-            indices.putpalette(_rgba_palette(palette, frame.transparent), "RGBA")
+            table = tables.get((palette, frame.transparent))
+            if table is None:
+                table = tables[(palette, frame.transparent)] = _rgba_palette(
+                    palette, frame.transparent
+                )
+            indices.putpalette(table, "RGBA")
             keyed = frame.transparent is not None and not canvas.blank
             _draw(canvas, indices, frame.box[:2], keyed)
             del indices

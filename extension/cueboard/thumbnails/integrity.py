@@ -16,6 +16,7 @@ import struct
 import threading
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 # Samples per pixel, by PNG colour type.
@@ -24,6 +25,9 @@ _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 _ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2))
 _ADAM7 += ((0, 1, 1, 2),)
 _PIECE = 1024 * 1024  # inflated bytes held at a time
+# Up to this many bytes of rows, image data is inflated once: checked, then handed to Pillow as
+# stored blocks (`stored`). Larger images are checked in pieces and inflated again by Pillow.
+INFLATE_ONCE_BYTES = 4 * 1024 * 1024
 
 
 class DamagedData(ValueError):
@@ -67,23 +71,63 @@ def check_zlib_data(parts: Iterable[bytes], expected: int) -> None:
         raise DamagedData("its image data ends early (truncated or corrupt)")
 
 
-def still_png_parts(data: bytes) -> tuple[bytes, list[bytes]]:
-    """The IHDR body and the IDAT bodies of a PNG, as far as its chunks can be walked (a chunk
+def inflate_whole(parts: list[bytes], expected: int) -> bytes:
+    """The first `expected` bytes the zlib stream in `parts` inflates to, checked as
+    `check_zlib_data` checks them (DamagedData otherwise). For small images: the caller hands
+    them to Pillow re-wrapped as stored blocks (`stored`), so they are inflated only once."""
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(parts[0] if len(parts) == 1 else b"".join(parts), expected)
+        if len(raw) == expected and not inflater.eof:
+            tail = inflater.unconsumed_tail
+            more = inflater.decompress(tail, 1) if tail else inflater.flush()
+            if more:  # rows past the last one (some encoders leave them): the image is whole
+                return raw
+    except zlib.error:
+        raise DamagedData("its image data is corrupt") from None
+    if len(raw) < expected or not inflater.eof:
+        raise DamagedData("its image data ends early (truncated or corrupt)")
+    return raw
+
+
+def stored(raw: bytes) -> bytes:
+    """`raw` as a zlib stream of stored blocks: Pillow's PNG decoder copies them instead of
+    inflating again."""
+    return zlib.compress(raw, 0)
+
+
+@dataclass(slots=True)
+class PngParts:
+    ihdr: bytes = b""
+    idat: list[bytes] = field(default_factory=list[bytes])
+    exif: bytes | None = None  # the eXIf chunk, before or after the image data
+
+
+def png_parts(data: bytes) -> PngParts:
+    """The chunks of a still PNG this pipeline reads, as far as they can be walked (a chunk
     cut short gives what it holds)."""
+    parts = PngParts()
     pos, end = 8, len(data)
-    ihdr = b""
-    idat: list[bytes] = []
     while pos + 8 <= end:
         length, kind = struct.unpack_from(">I4s", data, pos)
         body = data[pos + 8 : min(end, pos + 8 + length)]
         if kind == b"IHDR":
-            ihdr = body
+            parts.ihdr = body
         elif kind == b"IDAT":
-            idat.append(body)
-        elif kind == b"IEND" or (idat and kind != b"IDAT"):
+            parts.idat.append(body)
+        elif kind == b"eXIf":
+            parts.exif = body
+        elif kind == b"IEND":
             break
         pos += 12 + length
-    return ihdr, idat
+    return parts
+
+
+def png_expected_size(ihdr: bytes) -> int:
+    if len(ihdr) < 13:
+        raise DamagedData("it has no valid IHDR chunk")
+    width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", ihdr[:13])
+    return expected_size(width, height, depth, colour_type, interlace)
 
 
 _jpeg_decoders = threading.local()  # one FFmpeg decoder per thread, reused: opening one costs
@@ -112,11 +156,3 @@ def check_jpeg(data: bytes) -> None:
     except FFmpegError:
         _jpeg_decoders.context = None
         return
-
-
-def check_still_png(data: bytes) -> None:
-    ihdr, idat = still_png_parts(data)
-    if len(ihdr) < 13:
-        raise DamagedData("it has no valid IHDR chunk")
-    width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", ihdr[:13])
-    check_zlib_data(idat, expected_size(width, height, depth, colour_type, interlace))

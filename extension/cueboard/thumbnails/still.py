@@ -10,11 +10,21 @@ from PIL import Image
 from .animation import Animation, check_declared_size
 from .errors import ThumbnailError
 from .fit import REDUCING_GAP, fit_size
-from .integrity import DamagedData, check_jpeg, check_still_png
+from .integrity import (
+    INFLATE_ONCE_BYTES,
+    DamagedData,
+    check_jpeg,
+    check_zlib_data,
+    inflate_whole,
+    png_expected_size,
+    png_parts,
+    stored,
+)
 from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
 from .pixels import to_rgba
 
 _PILLOW_FORMAT = {"png": "PNG", "jpeg": "JPEG"}
+
 _EXIF_ORIENTATION = 0x0112
 # EXIF orientation value -> the transpose that shows the image upright.
 _ORIENTATION_FIX: dict[int, Image.Transpose] = {
@@ -39,36 +49,96 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     check_declared_size(
         *image.size, max_pixels=MAX_JPEG_PIXELS if kind == "jpeg" else MAX_SOURCE_PIXELS
     )
-    try:
-        if kind == "png":
-            check_still_png(data)
-        else:
-            check_jpeg(data)
-    except DamagedData as damage:
-        image.close()
-        raise ThumbnailError(
-            "corrupt", f"the {kind.upper()} cannot be decoded whole: {damage}"
-        ) from None
-    if kind == "png":
-        # Loaded before the EXIF is read: Pillow loads a PNG to find its eXIf chunk, and a
-        # load that fails there would leave a half-decoded image behind.
-        _load(image, kind)
-    transpose = _image_orientation_fix(image)
     width, height = image.size
-    if kind == "jpeg":
+    if kind == "png":
+        pixels, transpose = _decode_png(image, data)
+        frames = _decoded_frame(pixels)
+    else:
+        try:
+            check_jpeg(data)
+        except DamagedData as damage:
+            image.close()
+            raise ThumbnailError("corrupt", f"the JPEG cannot be decoded whole: {damage}") from None
+        transpose = _image_orientation_fix(image)
         # Decode at the smallest DCT scale still twice the target: a photo never decodes at
         # full size just to become an icon.
         target = fit_size(width, height, MAX_SIDE)
         image.draft(None, (int(target[0] * REDUCING_GAP), int(target[1] * REDUCING_GAP)))
+        frames = _still_frame(image, kind)
     return Animation(
         format=kind,
         width=width,
         height=height,
         frame_count=1,
         loop=0,
-        frames=_still_frame(image, kind),
+        frames=frames,
         transpose=transpose,
     )
+
+
+def _decode_png(image: Image.Image, data: bytes) -> tuple[Image.Image, Image.Transpose | None]:
+    """The PNG's pixels, its image data checked whole first (integrity.py), and its
+    orientation. A small image is inflated once: the checked rows go to Pillow's decoder as
+    stored blocks. A large one is checked in pieces, then decoded by Pillow from the file."""
+    parts = png_parts(data)
+    tile = image.tile[0] if len(image.tile) == 1 else None
+    try:
+        expected = png_expected_size(parts.ihdr)
+        once = (
+            expected <= INFLATE_ONCE_BYTES
+            and tile is not None
+            and tile.codec_name == "zip"
+            and tile.extents == (0, 0, *image.size)
+            and isinstance(tile.args, str)
+        )
+        raw = inflate_whole(parts.idat, expected) if once else None
+        if raw is None:
+            check_zlib_data(parts.idat, expected)
+    except DamagedData as damage:
+        image.close()
+        raise ThumbnailError("corrupt", f"the PNG cannot be decoded whole: {damage}") from None
+    if raw is None or tile is None:
+        # Loaded before the EXIF is read: Pillow loads a PNG to find its eXIf chunk, and a
+        # load that fails there would leave a half-decoded image behind.
+        _load(image, "png")
+        return image, _image_orientation_fix(image)
+    with image:
+        try:
+            pixels = Image.frombytes(
+                image.mode, image.size, stored(raw), "zip", tile.args, *_interlace(image)
+            )
+        except _OPEN_ERRORS:  # a row with an unknown filter type
+            raise ThumbnailError("corrupt", "the PNG pixel data is corrupt") from None
+        palette = image.palette
+        if image.mode == "P" and palette is not None:
+            pixels.putpalette(palette.palette, palette.rawmode or palette.mode)
+        if "transparency" in image.info:
+            pixels.info["transparency"] = image.info["transparency"]
+        if parts.exif is not None:
+            transpose = _exif_orientation_fix(parts.exif)
+        elif any(key.startswith("Raw profile type exif") for key in image.info):
+            transpose = _image_orientation_fix(image)  # EXIF in a text chunk: rare
+        else:
+            transpose = None
+    return pixels, transpose
+
+
+def _interlace(image: Image.Image) -> tuple[int, ...]:
+    """The decoder's interlace argument, as Pillow's PNG plugin passes it when loading."""
+    return (1,) if image.info.get("interlace") else ()
+
+
+def _exif_orientation_fix(data: bytes) -> Image.Transpose | None:
+    try:
+        holder = Image.Exif()
+        holder.load(data)
+        return orientation_fix(holder)
+    except _OPEN_ERRORS:
+        return None
+
+
+def _decoded_frame(pixels: Image.Image) -> Iterator[tuple[Image.Image, int]]:
+    yield to_rgba(pixels), 0
 
 
 def _image_orientation_fix(image: Image.Image) -> Image.Transpose | None:

@@ -83,6 +83,32 @@ def test_whole_pngs_of_every_pixel_format_are_accepted(mode: str) -> None:
     assert (thumb.width, thumb.height) == (37, 23)
 
 
+@pytest.mark.parametrize(
+    ("mode", "transparency"),
+    [
+        ("1", None),
+        ("L", 77),
+        ("LA", None),
+        ("P", None),
+        ("P", 3),
+        ("RGB", (40, 80, 120)),
+        ("RGBA", None),
+    ],
+)
+def test_whole_pngs_decode_to_pillows_pixels(mode: str, transparency: object) -> None:
+    """The checked rows decode to what Pillow decodes from the file, palette and transparency
+    keys included."""
+    gradient = Image.linear_gradient("L").resize((37, 23))
+    image = Image.merge("RGBA", (gradient, gradient.rotate(90), gradient.transpose(0), gradient))
+    image = image.convert(mode) if mode != "P" else image.convert("RGB").quantize(16)
+    buffer = io.BytesIO()
+    options: dict[str, object] = {"transparency": transparency} if transparency else {}
+    image.save(buffer, "PNG", **options)
+    thumb = decode_thumbnail(buffer.getvalue())
+    with Image.open(io.BytesIO(buffer.getvalue())) as reference:
+        assert thumb.frames[0].rgba == reference.convert("RGBA").tobytes()
+
+
 def _apng_frames() -> bytes:
     return apng(
         2,
