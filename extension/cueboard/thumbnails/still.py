@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-from PIL import Image
+from PIL import Image, ImageFile
 
 from .animation import Animation, check_declared_size
 from .errors import ThumbnailError
@@ -76,7 +76,7 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     )
 
 
-def _decode_png(image: Image.Image, data: bytes) -> tuple[Image.Image, Image.Transpose | None]:
+def _decode_png(image: ImageFile.ImageFile, data: bytes) -> tuple[Image.Image, Image.Transpose | None]:
     """The PNG's pixels, its image data checked whole first (integrity.py), and its
     orientation. A small image is inflated once: the checked rows go to Pillow's decoder as
     stored blocks. A large one is checked in pieces, then decoded by Pillow from the file."""
@@ -116,7 +116,7 @@ def _decode_png(image: Image.Image, data: bytes) -> tuple[Image.Image, Image.Tra
             pixels.info["transparency"] = image.info["transparency"]
         if parts.exif is not None:
             transpose = _exif_orientation_fix(parts.exif)
-        elif any(key.startswith("Raw profile type exif") for key in image.info):
+        elif any(str(key).startswith("Raw profile type exif") for key in image.info):
             transpose = _image_orientation_fix(image)  # EXIF in a text chunk: rare
         else:
             transpose = None
