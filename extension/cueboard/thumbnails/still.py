@@ -76,7 +76,9 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     )
 
 
-def _decode_png(image: ImageFile.ImageFile, data: bytes) -> tuple[Image.Image, Image.Transpose | None]:
+def _decode_png(
+    image: ImageFile.ImageFile, data: bytes
+) -> tuple[Image.Image, Image.Transpose | None]:
     """The PNG's pixels, its image data checked whole first (integrity.py), and its
     orientation. A small image is inflated once: the checked rows go to Pillow's decoder as
     stored blocks. A large one is checked in pieces, then decoded by Pillow from the file."""

@@ -99,7 +99,15 @@ def test_whole_pngs_decode_to_pillows_pixels(mode: str, transparency: object) ->
     """The checked rows decode to what Pillow decodes from the file, palette and transparency
     keys included."""
     gradient = Image.linear_gradient("L").resize((37, 23))
-    image = Image.merge("RGBA", (gradient, gradient.rotate(90), gradient.transpose(Image.Transpose.FLIP_LEFT_RIGHT), gradient))
+    image = Image.merge(
+        "RGBA",
+        (
+            gradient,
+            gradient.rotate(90),
+            gradient.transpose(Image.Transpose.FLIP_LEFT_RIGHT),
+            gradient,
+        ),
+    )
     image = image.convert(mode) if mode != "P" else image.convert("RGB").quantize(16)
     buffer = io.BytesIO()
     options: dict[str, object] = {"transparency": transparency} if transparency else {}
