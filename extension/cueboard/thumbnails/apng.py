@@ -22,14 +22,7 @@ from PIL import Image
 from .animation import Animation, check_declared_size
 from .compose import Box, Canvas
 from .errors import ThumbnailError
-from .integrity import (
-    INFLATE_ONCE_BYTES,
-    DamagedData,
-    check_zlib_data,
-    expected_size,
-    inflate_whole,
-    stored,
-)
+from .integrity import DamagedData, check_zlib_data, expected_size
 from .pixels import to_rgba
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -200,11 +193,7 @@ class _PixelFormat:
 def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
     width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
     depth, colour_type, _, _, interlace = layout.ihdr[8:13]
-    expected = expected_size(width, height, depth, colour_type, interlace)
-    if expected <= INFLATE_ONCE_BYTES:  # checked and inflated once, handed over as stored
-        frame.data = [stored(inflate_whole(frame.data, expected))]
-    else:
-        check_zlib_data(frame.data, expected)
+    check_zlib_data(frame.data, expected_size(width, height, depth, colour_type, interlace))
     known = layout.pixel_format
     if known is not None:
         data = b"".join(frame.data)

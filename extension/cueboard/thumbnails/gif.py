@@ -76,7 +76,7 @@ class _Reader:
         return window[pos - start]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is slower to build, per frame
 class _Frame:
     box: Box
     interlaced: bool
@@ -279,21 +279,20 @@ def _frames(
 ) -> Iterator[tuple[Image.Image, int]]:
     canvas = Canvas(animation.width, animation.height)
     tables: dict[tuple[bytes | None, int | None], bytes] = {}  # RGBA palettes, built once each
+    indices: Image.Image | None = None
     for number, frame in enumerate(layout.frames, start=1):
         width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
         saved = canvas.save(frame.box) if frame.disposal == _DISPOSE_PREVIOUS else None
         if width and height:
             try:
                 data = reader.read(frame.data_start, frame.data_end - frame.data_start)
-                indices = Image.frombytes(
-                    "P",
-                    (width, height),
-                    data,
-                    "gif",
-                    frame.code_size,
-                    frame.interlaced,
-                    -1,  # no transparency: the decoder writes every index
-                )
+                # The last frame's index image is decoded into again when the size is the same
+                # (the common case): allocating one is a fair part of a small frame's cost.
+                if indices is None or indices.size != (width, height):
+                    indices = None  # freed before the next one is allocated
+                    indices = Image.new("P", (width, height))
+                # -1: no transparency, the decoder writes every index.
+                indices.frombytes(data, "gif", frame.code_size, frame.interlaced, -1)
             except (ValueError, OSError, _Truncated):
                 if number == 1:
                     raise ThumbnailError(
@@ -315,7 +314,6 @@ def _frames(
             indices.putpalette(table, "RGBA")
             keyed = frame.transparent is not None and not canvas.blank
             _draw(canvas, indices, frame.box[:2], keyed)
-            del indices
         yield canvas.image, frame.delay_ms
         if frame.disposal == _DISPOSE_BACKGROUND:
             canvas.clear(frame.box)

@@ -25,9 +25,6 @@ _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 _ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2))
 _ADAM7 += ((0, 1, 1, 2),)
 _PIECE = 1024 * 1024  # inflated bytes held at a time
-# Up to this many bytes of rows, image data is inflated once: checked, then handed to Pillow as
-# stored blocks (`stored`). Larger images are checked in pieces and inflated again by Pillow.
-INFLATE_ONCE_BYTES = 4 * 1024 * 1024
 
 
 class DamagedData(ValueError):
@@ -71,36 +68,10 @@ def check_zlib_data(parts: Iterable[bytes], expected: int) -> None:
         raise DamagedData("its image data ends early (truncated or corrupt)")
 
 
-def inflate_whole(parts: list[bytes], expected: int) -> bytes:
-    """The first `expected` bytes the zlib stream in `parts` inflates to, checked as
-    `check_zlib_data` checks them (DamagedData otherwise). For small images: the caller hands
-    them to Pillow re-wrapped as stored blocks (`stored`), so they are inflated only once."""
-    inflater = zlib.decompressobj()
-    try:
-        raw = inflater.decompress(parts[0] if len(parts) == 1 else b"".join(parts), expected)
-        if len(raw) == expected and not inflater.eof:
-            tail = inflater.unconsumed_tail
-            more = inflater.decompress(tail, 1) if tail else inflater.flush()
-            if more:  # rows past the last one (some encoders leave them): the image is whole
-                return raw
-    except zlib.error:
-        raise DamagedData("its image data is corrupt") from None
-    if len(raw) < expected or not inflater.eof:
-        raise DamagedData("its image data ends early (truncated or corrupt)")
-    return raw
-
-
-def stored(raw: bytes) -> bytes:
-    """`raw` as a zlib stream of stored blocks: Pillow's PNG decoder copies them instead of
-    inflating again."""
-    return zlib.compress(raw, 0)
-
-
 @dataclass(slots=True)
 class PngParts:
     ihdr: bytes = b""
     idat: list[bytes] = field(default_factory=list[bytes])
-    exif: bytes | None = None  # the eXIf chunk, before or after the image data
 
 
 def png_parts(data: bytes) -> PngParts:
@@ -115,9 +86,7 @@ def png_parts(data: bytes) -> PngParts:
             parts.ihdr = body
         elif kind == b"IDAT":
             parts.idat.append(body)
-        elif kind == b"eXIf":
-            parts.exif = body
-        elif kind == b"IEND":
+        elif kind == b"IEND" or (parts.idat and kind != b"IDAT"):
             break
         pos += 12 + length
     return parts

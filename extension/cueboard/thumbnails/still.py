@@ -10,16 +10,7 @@ from PIL import Image, ImageFile
 from .animation import Animation, check_declared_size
 from .errors import ThumbnailError
 from .fit import REDUCING_GAP, fit_size
-from .integrity import (
-    INFLATE_ONCE_BYTES,
-    DamagedData,
-    check_jpeg,
-    check_zlib_data,
-    inflate_whole,
-    png_expected_size,
-    png_parts,
-    stored,
-)
+from .integrity import DamagedData, check_jpeg, check_zlib_data, png_expected_size, png_parts
 from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
 from .pixels import to_rgba
 
@@ -52,7 +43,7 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     width, height = image.size
     if kind == "png":
         pixels, transpose = _decode_png(image, data)
-        frames = _decoded_frame(pixels)
+        frames = _still_frame(pixels, kind)
     else:
         try:
             check_jpeg(data)
@@ -80,67 +71,17 @@ def _decode_png(
     image: ImageFile.ImageFile, data: bytes
 ) -> tuple[Image.Image, Image.Transpose | None]:
     """The PNG's pixels, its image data checked whole first (integrity.py), and its
-    orientation. A small image is inflated once: the checked rows go to Pillow's decoder as
-    stored blocks. A large one is checked in pieces, then decoded by Pillow from the file."""
+    orientation."""
     parts = png_parts(data)
-    tile = image.tile[0] if len(image.tile) == 1 else None
     try:
-        expected = png_expected_size(parts.ihdr)
-        once = (
-            expected <= INFLATE_ONCE_BYTES
-            and tile is not None
-            and tile.codec_name == "zip"
-            and tile.extents == (0, 0, *image.size)
-            and isinstance(tile.args, str)
-        )
-        raw = inflate_whole(parts.idat, expected) if once else None
-        if raw is None:
-            check_zlib_data(parts.idat, expected)
+        check_zlib_data(parts.idat, png_expected_size(parts.ihdr))
     except DamagedData as damage:
         image.close()
         raise ThumbnailError("corrupt", f"the PNG cannot be decoded whole: {damage}") from None
-    if raw is None or tile is None:
-        # Loaded before the EXIF is read: Pillow loads a PNG to find its eXIf chunk, and a
-        # load that fails there would leave a half-decoded image behind.
-        _load(image, "png")
-        return image, _image_orientation_fix(image)
-    with image:
-        try:
-            pixels = Image.frombytes(
-                image.mode, image.size, stored(raw), "zip", tile.args, *_interlace(image)
-            )
-        except _OPEN_ERRORS:  # a row with an unknown filter type
-            raise ThumbnailError("corrupt", "the PNG pixel data is corrupt") from None
-        palette = image.palette
-        if image.mode == "P" and palette is not None:
-            pixels.putpalette(palette.palette, palette.rawmode or palette.mode)
-        if "transparency" in image.info:
-            pixels.info["transparency"] = image.info["transparency"]
-        if parts.exif is not None:
-            transpose = _exif_orientation_fix(parts.exif)
-        elif any(str(key).startswith("Raw profile type exif") for key in image.info):
-            transpose = _image_orientation_fix(image)  # EXIF in a text chunk: rare
-        else:
-            transpose = None
-    return pixels, transpose
-
-
-def _interlace(image: Image.Image) -> tuple[int, ...]:
-    """The decoder's interlace argument, as Pillow's PNG plugin passes it when loading."""
-    return (1,) if image.info.get("interlace") else ()
-
-
-def _exif_orientation_fix(data: bytes) -> Image.Transpose | None:
-    try:
-        holder = Image.Exif()
-        holder.load(data)
-        return orientation_fix(holder)
-    except _OPEN_ERRORS:
-        return None
-
-
-def _decoded_frame(pixels: Image.Image) -> Iterator[tuple[Image.Image, int]]:
-    yield to_rgba(pixels), 0
+    # Loaded before the EXIF is read: Pillow loads a PNG to find an eXIf chunk after the image
+    # data, and a load that failed there would leave a half-decoded image behind.
+    _load(image, "png")
+    return image, _image_orientation_fix(image)
 
 
 def _image_orientation_fix(image: Image.Image) -> Image.Transpose | None:
