@@ -314,6 +314,8 @@ def _frames(
             indices.putpalette(table, "RGBA")
             keyed = frame.transparent is not None and not canvas.blank
             _draw(canvas, indices, frame.box[:2], keyed)
+            if width * height > STRIP_PIXELS:
+                indices = None  # a large one is not kept while the frame is downscaled
         yield canvas.image, frame.delay_ms
         if frame.disposal == _DISPOSE_BACKGROUND:
             canvas.clear(frame.box)
