@@ -62,6 +62,9 @@ class _Reader:
         return self.window, self.start
 
     def read(self, pos: int, size: int) -> bytes:
+        offset = pos - self.start
+        if offset >= 0 and offset + size <= len(self.window):  # the common case, inline
+            return self.window[offset : offset + size]
         window, start = self.window_at(pos)
         if pos + size <= start + len(window):
             return window[pos - start : pos - start + size]
@@ -72,6 +75,9 @@ class _Reader:
         return data
 
     def byte(self, pos: int) -> int:
+        offset = pos - self.start
+        if 0 <= offset < len(self.window):  # the common case, inline
+            return self.window[offset]
         window, start = self.window_at(pos)
         return window[pos - start]
 
