@@ -22,8 +22,8 @@ from .timeline import fit_timeline
 RESAMPLE = Image.Resampling.BICUBIC
 REDUCING_GAP = 2.0
 
-# Pixels per strip when a full-size image is converted piecewise: 1 MiB of RGBA at a time.
-STRIP_PIXELS = 256 * 1024
+# Pixels per strip when a full-size image is converted piecewise: 256 KiB of RGBA at a time.
+STRIP_PIXELS = 64 * 1024
 
 
 def fit_size(width: int, height: int, max_side: int = MAX_SIDE) -> tuple[int, int]:
