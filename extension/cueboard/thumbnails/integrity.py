@@ -6,8 +6,9 @@ is inflated here first (in bounded pieces, the output thrown away) and must be a
 stream holding at least every row the header promises.
 
 JPEG: libjpeg fills in, silently, every block after an end-of-image marker that comes too
-early, and decodes a bad Huffman code as garbage. FFmpeg's decoder, told to stop at the first
-error, refuses both; it runs at 1/8 scale, so the check costs less than Pillow's decode.
+early, and decodes the rest of a scan with a broken Huffman code as garbage. FFmpeg's decoder,
+told to stop at the first error, refuses both; it runs at 1/8 scale, so the check costs less
+than Pillow's decode.
 """
 
 from __future__ import annotations

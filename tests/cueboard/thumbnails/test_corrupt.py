@@ -219,6 +219,17 @@ def test_jpeg_ending_early_is_refused_not_filled_in(progressive: bool) -> None:
     assert "JPEG" in error.reason and "ends early" in error.reason
 
 
+def test_jpeg_with_a_broken_huffman_code_is_refused() -> None:
+    """One byte of the scan changed so that a code no longer decodes: libjpeg shows garbage
+    for the rest (Pillow loads it without an error), FFmpeg's decoder stops."""
+    data = bytearray(_jpeg())
+    middle = (data.index(b"\xff\xda") + len(data)) // 2
+    data[middle + 14] ^= 0x5A
+    with Image.open(io.BytesIO(bytes(data))) as image:
+        image.load()  # Pillow alone accepts it
+    _refused(bytes(data))
+
+
 @pytest.mark.parametrize(
     "options",
     [
