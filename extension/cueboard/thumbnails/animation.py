@@ -34,6 +34,8 @@ class Animation:
     warnings: list[str] = field(default_factory=list[str])
     # Applied to each downscaled frame (EXIF orientation): rotating the icon, not the photo.
     transpose: Image.Transpose | None = None
+    # SHA-256 of the whole source file, when the reader had it whole (see Thumbnail).
+    source_digest: bytes | None = None
 
 
 def check_declared_size(

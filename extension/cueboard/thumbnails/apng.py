@@ -15,12 +15,14 @@ import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image
 
 from .animation import Animation, check_declared_size
 from .compose import Box, Canvas
 from .errors import ThumbnailError
+from .integrity import DamagedData, check_zlib_data, expected_size
 from .pixels import to_rgba
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -50,6 +52,7 @@ class _Layout:
     plays: int = 0
     frames: list[_Frame] = field(default_factory=list[_Frame])
     damage: str | None = None
+    pixel_format: _PixelFormat | None = None  # learnt from the first frame decoded
 
 
 def is_png(data: bytes) -> bool:
@@ -176,9 +179,40 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
 
+@dataclass(frozen=True, slots=True)
+class _PixelFormat:
+    """How Pillow decoded the first frame: every later frame shares it (one IHDR, PLTE and
+    tRNS for the whole file), so they go straight to Pillow's zlib decoder."""
+
+    mode: str
+    decoder_args: tuple[Any, ...]
+    palette: list[int] | None
+    transparency: Any
+
+
 def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
+    width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
+    depth, colour_type, _, _, interlace = layout.ihdr[8:13]
+    check_zlib_data(frame.data, expected_size(width, height, depth, colour_type, interlace))
+    known = layout.pixel_format
+    if known is not None:
+        data = b"".join(frame.data)
+        pixels = Image.frombytes(known.mode, (width, height), data, "zip", *known.decoder_args)
+        if known.palette is not None:
+            pixels.putpalette(known.palette)
+        if known.transparency is not None:
+            pixels.info["transparency"] = known.transparency
+        return to_rgba(pixels)
     with Image.open(io.BytesIO(_frame_png(layout, frame))) as image:
+        tiles = image.tile
         image.load()
+        if len(tiles) == 1 and tiles[0].codec_name == "zip" and isinstance(tiles[0].args, str):
+            layout.pixel_format = _PixelFormat(
+                image.mode,
+                (tiles[0].args, *image.decoderconfig),
+                image.getpalette() if image.mode == "P" else None,
+                image.info.get("transparency"),
+            )
         return to_rgba(image)
 
 
@@ -190,10 +224,11 @@ def _composite(
     for number, frame in enumerate(frames, start=1):
         try:
             pixels = _decode_frame(layout, frame)
-        except (OSError, ValueError, SyntaxError, zlib.error):
+        except (OSError, ValueError, SyntaxError, zlib.error) as error:
             if number == 1:
+                why = str(error) if isinstance(error, DamagedData) else "its data is corrupt"
                 raise ThumbnailError(
-                    "corrupt", "the APNG's first frame cannot be decoded"
+                    "corrupt", f"the APNG's first frame cannot be decoded whole: {why}"
                 ) from None
             animation.warnings.append(
                 f"kept the {number - 1} frames before frame {number}, whose data is damaged"

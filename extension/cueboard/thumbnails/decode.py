@@ -8,6 +8,7 @@ keeps, so a decode holds one full-size canvas, never the whole animation.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import zlib
 from pathlib import Path
@@ -29,6 +30,9 @@ from .webp import open_webp
 # What a decoder library raises on bad data, as opposed to a bug of ours.
 _DECODE_ERRORS = (OSError, ValueError, SyntaxError, EOFError, zlib.error, MemoryError)
 
+# A file this small is read in one go, even a GIF (larger GIFs are streamed).
+_READ_WHOLE = 1024 * 1024
+
 _SWAPS_AXES = {Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270}
 _SWAPS_AXES |= {Image.Transpose.TRANSPOSE, Image.Transpose.TRANSVERSE}
 
@@ -45,13 +49,20 @@ def decode_file(
     in memory whole); other formats are read whole, up to `max_bytes`."""
     try:
         with path.open("rb") as file:
-            if os.fstat(file.fileno()).st_size > max_bytes:
+            size = os.fstat(file.fileno()).st_size
+            if size > max_bytes:
                 raise ThumbnailError("too_large", f"{path.name} is larger than {max_bytes} bytes")
+            if 0 < size <= _READ_WHOLE:  # an icon: one read, whatever its format
+                data = file.read(size + 1)
+                return decode_thumbnail(data, max_side=max_side)
             head = file.read(64)
             if sniff(head) == "gif":
                 file.seek(0)
                 return render(open_gif(file), max_side=max_side)
-            data = head + file.read(max_bytes + 1 - len(head))
+            # Sized from fstat: read(max_bytes) would allocate max_bytes for every small icon.
+            # A size of 0 may be a pipe or a special file: read up to the limit.
+            rest = max(0, size - len(head)) + 1 if size else max_bytes + 1 - len(head)
+            data = head + file.read(rest)
     except FileNotFoundError:
         raise ThumbnailError("bad_source", f"no such file: {path.name}") from None
     except IsADirectoryError:
@@ -62,6 +73,13 @@ def decode_file(
 
 
 def open_animation(data: bytes) -> Animation:
+    animation = _open_animation(data)
+    if animation.source_digest is None:
+        animation.source_digest = hashlib.sha256(data).digest()
+    return animation
+
+
+def _open_animation(data: bytes) -> Animation:
     kind = sniff(data)
     try:
         if kind == "gif":
@@ -114,4 +132,5 @@ def render(animation: Animation, *, max_side: int = MAX_SIDE) -> Thumbnail:
         source_frames=collector.count,
         source_duration_ms=collector.source_duration_ms,
         warnings=(*warnings, *fit_warnings),
+        source_digest=animation.source_digest,
     )

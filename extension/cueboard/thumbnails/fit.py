@@ -2,7 +2,8 @@
 
 Frames arrive one at a time as full-size composited canvases. Only the frames that will be
 kept are downscaled (in premultiplied space, so edges keep their colour); a dropped frame's
-time goes to the kept frame shown in its place, so the animation keeps its total duration.
+time goes to the kept frame shown in its place, so the animation keeps its total duration
+(timeline.py then fits the delays).
 """
 
 from __future__ import annotations
@@ -12,18 +13,17 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from .limits import MAX_ASSET_BYTES, MAX_DELAY_MS, MAX_FRAMES, MAX_SIDE, MIN_DELAY_MS
+from .limits import MAX_ASSET_BYTES, MAX_FRAMES, MAX_SIDE
 from .model import ThumbnailFrame
+from .timeline import fit_timeline
 
 # Bicubic after an integer box reduction down to twice the target: what Pillow's thumbnail()
 # does, sharp at icon sizes, and about 1.5x cheaper than Lanczos (its support is 2, not 3).
 RESAMPLE = Image.Resampling.BICUBIC
 REDUCING_GAP = 2.0
 
-# Pixels per strip when a full-size image is converted piecewise: 1 MiB of RGBA at a time.
-STRIP_PIXELS = 256 * 1024
-
-STILL_DELAY_MS = 100  # a one-frame asset still needs a delay within 20-1000 ms
+# Pixels per strip when a full-size image is converted piecewise: 256 KiB of RGBA at a time.
+STRIP_PIXELS = 64 * 1024
 
 
 def fit_size(width: int, height: int, max_side: int = MAX_SIDE) -> tuple[int, int]:
@@ -112,14 +112,13 @@ class FrameCollector:
             self._stride *= 2
 
     def finish(self) -> tuple[list[ThumbnailFrame], list[str]]:
-        """The kept frames with delays within 20-1000 ms, and warnings about lost time."""
+        """The frames to send, with delays within 20-1000 ms (a long frame repeated), and
+        warnings about changed timing."""
         frames = self._frames
         if len(frames) > self._budget:
             frames = _merge(frames, evenly_kept(len(frames), self._budget))
-        delays, warnings = fit_delays([d for _, d in frames])
-        return [ThumbnailFrame(rgba, d) for (rgba, _), d in zip(frames, delays, strict=True)], (
-            warnings
-        )
+        entries, warnings = fit_timeline([d for _, d in frames], self._budget)
+        return [ThumbnailFrame(frames[i][0], delay) for i, delay in entries], warnings
 
 
 def _merge(frames: list[tuple[bytes, int]], kept: list[int]) -> list[tuple[bytes, int]]:
@@ -128,35 +127,3 @@ def _merge(frames: list[tuple[bytes, int]], kept: list[int]) -> list[tuple[bytes
         (frames[start][0], sum(d for _, d in frames[start:end]))
         for start, end in itertools.pairwise(bounds)
     ]
-
-
-def fit_delays(delays: list[int]) -> tuple[list[int], list[str]]:
-    """Delays within 20-1000 ms (AST-11) with the same total where that is possible.
-
-    A frame longer than 1000 ms passes its excess on to the frames after it (then before it);
-    when the total exceeds 1000 ms per frame, every frame gets 1000 ms and the shortening is
-    reported.
-    """
-    if len(delays) == 1:
-        return [min(MAX_DELAY_MS, max(MIN_DELAY_MS, delays[0] or STILL_DELAY_MS))], []
-    total = sum(delays)
-    ceiling = MAX_DELAY_MS * len(delays)
-    if total > ceiling:
-        warning = (
-            f"animation shortened from {total} ms to {ceiling} ms: at most {len(delays)} frames "
-            f"of at most {MAX_DELAY_MS} ms fit the host's limits"
-        )
-        return [MAX_DELAY_MS] * len(delays), [warning]
-    out: list[int] = []
-    carry = 0
-    for delay in delays:
-        wanted = delay + carry
-        out.append(min(MAX_DELAY_MS, wanted))
-        carry = wanted - out[-1]
-    for i in range(len(out) - 1, -1, -1):
-        if not carry:
-            break
-        room = min(carry, MAX_DELAY_MS - out[i])
-        out[i] += room
-        carry -= room
-    return [max(MIN_DELAY_MS, d) for d in out], []

@@ -14,6 +14,7 @@ palettes, transparency and disposal are applied here, the way browsers do:
 
 from __future__ import annotations
 
+import hashlib
 import io
 import struct
 from collections.abc import Iterator
@@ -61,6 +62,9 @@ class _Reader:
         return self.window, self.start
 
     def read(self, pos: int, size: int) -> bytes:
+        offset = pos - self.start
+        if offset >= 0 and offset + size <= len(self.window):  # the common case, inline
+            return self.window[offset : offset + size]
         window, start = self.window_at(pos)
         if pos + size <= start + len(window):
             return window[pos - start : pos - start + size]
@@ -71,11 +75,14 @@ class _Reader:
         return data
 
     def byte(self, pos: int) -> int:
+        offset = pos - self.start
+        if 0 <= offset < len(self.window):  # the common case, inline
+            return self.window[offset]
         window, start = self.window_at(pos)
         return window[pos - start]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is slower to build, per frame
 class _Frame:
     box: Box
     interlaced: bool
@@ -140,6 +147,8 @@ def _open(reader: _Reader) -> Animation:
         animation.warnings.append(
             f"kept the {len(layout.frames)} complete frames before the damage: {layout.damage}"
         )
+    if reader.start == 0 and len(reader.window) < _WINDOW:  # the whole file, read once
+        animation.source_digest = hashlib.sha256(reader.window).digest()
     animation.frames = _composite(reader, layout, animation)
     return animation
 
@@ -253,7 +262,9 @@ def _draw(canvas: Canvas, indices: Image.Image, xy: tuple[int, int], keyed: bool
     width, height = indices.size
     rows = max(1, STRIP_PIXELS // width)
     for top in range(0, height, rows):
-        strip = indices.crop((0, top, width, min(height, top + rows))).convert("RGBA")
+        whole = top == 0 and rows >= height  # an icon-sized frame: no strip to cut
+        strip = indices if whole else indices.crop((0, top, width, min(height, top + rows)))
+        strip = strip.convert("RGBA")
         if keyed:
             canvas.draw_keyed(strip, (xy[0], xy[1] + top))
         else:
@@ -273,25 +284,27 @@ def _frames(
     reader: _Reader, layout: _Layout, animation: Animation
 ) -> Iterator[tuple[Image.Image, int]]:
     canvas = Canvas(animation.width, animation.height)
+    tables: dict[tuple[bytes | None, int | None], bytes] = {}  # RGBA palettes, built once each
+    indices: Image.Image | None = None
     for number, frame in enumerate(layout.frames, start=1):
         width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
         saved = canvas.save(frame.box) if frame.disposal == _DISPOSE_PREVIOUS else None
         if width and height:
             try:
                 data = reader.read(frame.data_start, frame.data_end - frame.data_start)
-                indices = Image.frombytes(
-                    "P",
-                    (width, height),
-                    data,
-                    "gif",
-                    frame.code_size,
-                    frame.interlaced,
-                    -1,  # no transparency: the decoder writes every index
-                )
+                # The last frame's index image is decoded into again when the size is the same
+                # (the common case): allocating one is a fair part of a small frame's cost.
+                if indices is None or indices.size != (width, height):
+                    indices = None  # freed before the next one is allocated
+                    indices = Image.new("P", (width, height))
+                # -1: no transparency, the decoder writes every index.
+                indices.frombytes(data, "gif", frame.code_size, frame.interlaced, -1)
             except (ValueError, OSError, _Truncated):
                 if number == 1:
                     raise ThumbnailError(
-                        "corrupt", "the GIF's first frame cannot be decoded"
+                        "corrupt",
+                        "the GIF's first frame cannot be decoded whole: its LZW data is corrupt "
+                        "or ends early",
                     ) from None
                 animation.warnings.append(
                     f"kept the {number - 1} frames before frame {number}, whose data is corrupt"
@@ -299,10 +312,16 @@ def _frames(
                 return
             del data
             palette = frame.palette if frame.palette is not None else layout.palette
-            indices.putpalette(_rgba_palette(palette, frame.transparent), "RGBA")
+            table = tables.get((palette, frame.transparent))
+            if table is None:
+                table = tables[(palette, frame.transparent)] = _rgba_palette(
+                    palette, frame.transparent
+                )
+            indices.putpalette(table, "RGBA")
             keyed = frame.transparent is not None and not canvas.blank
             _draw(canvas, indices, frame.box[:2], keyed)
-            del indices
+            if width * height > STRIP_PIXELS:
+                indices = None  # a large one is not kept while the frame is downscaled
         yield canvas.image, frame.delay_ms
         if frame.disposal == _DISPOSE_BACKGROUND:
             canvas.clear(frame.box)

@@ -33,6 +33,10 @@ class Thumbnail:
     source_frames: int
     source_duration_ms: int
     warnings: tuple[str, ...] = field(default=())
+    # SHA-256 of the source file's bytes, when the decoder had them whole: the content key is
+    # then derived from it (cheaper than hashing every decoded frame; decoding is
+    # deterministic, and a key means something only for one connection: AST-17).
+    source_digest: bytes | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         expected = self.width * self.height * 4
@@ -53,16 +57,20 @@ class Thumbnail:
         return len(self.frames) > 1
 
     def content_key(self) -> str:
-        """A key derived from the pixels, delays and loop: the same image gets the same key.
+        """A key derived from the source's bytes (or else the pixels), the size, delays and
+        loop: the same image gets the same key.
 
         Fits the spec's key alphabet (AST-15): letters, digits and ``:``.
         """
-        digest = hashlib.blake2b(digest_size=16)
+        digest = hashlib.sha256()
         digest.update(f"{self.width}x{self.height}:{self.loop}:{len(self.frames)}".encode())
+        if self.source_digest is not None:
+            digest.update(b"source:" + self.source_digest)
         for frame in self.frames:
             digest.update(frame.delay_ms.to_bytes(4, "little"))
-            digest.update(frame.rgba)
-        return KEY_PREFIX + digest.hexdigest()
+            if self.source_digest is None:
+                digest.update(frame.rgba)
+        return KEY_PREFIX + digest.hexdigest()[:32]
 
     def first_frame_only(self) -> Thumbnail:
         """The still variant shown beyond the host's 24 animations per panel (AST-14)."""
@@ -72,15 +80,22 @@ class Thumbnail:
         return replace(self, frames=(ThumbnailFrame(first.rgba, first.delay_ms),), loop=0)
 
     def put_params(self, key: str | None = None) -> dict[str, Any]:
-        """The `assets.put` params (without `op`), JSON-ready (AST-3, AST-6)."""
+        """The `assets.put` params (without `op`), JSON-ready (AST-3, AST-6).
+
+        A frame repeated to show longer than the host's longest delay is encoded once.
+        """
+        encoded: dict[int, str] = {}
+        frames: list[dict[str, Any]] = []
+        for frame in self.frames:
+            text = encoded.get(id(frame.rgba))
+            if text is None:
+                text = encoded[id(frame.rgba)] = base64.b64encode(frame.rgba).decode("ascii")
+            frames.append({"rgba_base64": text, "delay_ms": frame.delay_ms})
         return {
             "key": key if key is not None else self.content_key(),
             "width": self.width,
             "height": self.height,
-            "frames": [
-                {"rgba_base64": base64.b64encode(f.rgba).decode("ascii"), "delay_ms": f.delay_ms}
-                for f in self.frames
-            ],
+            "frames": frames,
             "loop": self.loop,
         }
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PIL import Image
 
 _SIXTEEN_BIT_GREY = ("I;16", "I;16L", "I;16B", "I;16N", "I")
@@ -22,6 +21,8 @@ def to_rgba(image: Image.Image) -> Image.Image:
 
 
 def _grey16_to_rgba(image: Image.Image) -> Image.Image:
+    import numpy as np  # only 16-bit greyscale needs it: not imported with the package
+
     values = np.asarray(image).astype(np.uint32)
     grey = ((values * 255 + 32767) // 65535).astype(np.uint8)
     alpha = np.full(grey.shape, 255, np.uint8)

@@ -2,20 +2,24 @@
 
 Fetching is async (httpx.AsyncClient; runs on asyncio and trio through anyio); decoding is not
 done here. URLs are never put in an error message or a log line: they may carry tokens.
+anyio and httpx are imported on the first fetch, not with the package: a decode worker that
+only reads local files never loads them.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import anyio
-import anyio.to_thread
-import httpx
-
-from .cache import CachedIcon, IconCache
 from .errors import ThumbnailError
 from .limits import MAX_HTTP_BYTES, MAX_LOCAL_BYTES
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .cache import CachedIcon, IconCache
 
 MAX_REDIRECTS = 5  # issue 5
 DEFAULT_TIMEOUT_S = 10.0  # the whole fetch, redirects and body included
@@ -46,6 +50,8 @@ async def load_source(
             client=client,
             timeout_s=timeout_s,
         )
+    import anyio.to_thread
+
     path = Path(reference)
     if base_dir is not None and not path.is_absolute():
         path = base_dir / path
@@ -55,7 +61,10 @@ async def load_source(
 def read_local(path: Path, max_bytes: int = MAX_LOCAL_BYTES) -> bytes:
     try:
         with path.open("rb") as file:
-            data = file.read(max_bytes + 1)
+            # Sized from fstat: read(max_bytes + 1) would allocate that much for a small icon.
+            # A size of 0 may be a pipe or a special file: read up to the limit.
+            size = os.fstat(file.fileno()).st_size
+            data = file.read(min(size, max_bytes) + 1 if size else max_bytes + 1)
     except FileNotFoundError:
         raise ThumbnailError("bad_source", f"no such file: {path.name}") from None
     except IsADirectoryError:
@@ -78,6 +87,10 @@ async def fetch_url(
 ) -> bytes:
     """GET an icon: at most 5 redirects, `max_bytes` streamed, one deadline for everything,
     revalidated against the on-disk cache."""
+    import anyio
+    import anyio.to_thread
+    import httpx
+
     scheme = urlsplit(url).scheme.lower()
     if scheme not in HTTP_SCHEMES:
         raise ThumbnailError("bad_source", f"{scheme or 'this'} URLs are refused: only http(s)")
@@ -120,6 +133,8 @@ async def fetch_url(
 
 
 def _new_client(timeout_s: float) -> httpx.AsyncClient:
+    import httpx
+
     return httpx.AsyncClient(
         follow_redirects=True,
         max_redirects=MAX_REDIRECTS,
@@ -135,6 +150,8 @@ async def _get(
     cached: CachedIcon | None,
     max_bytes: int,
 ) -> CachedIcon:
+    from .cache import CachedIcon
+
     async with client.stream("GET", url, headers=headers, follow_redirects=True) as response:
         if response.status_code == 304 and cached is not None:
             return cached

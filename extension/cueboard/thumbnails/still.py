@@ -5,15 +5,17 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-from PIL import Image
+from PIL import Image, ImageFile
 
 from .animation import Animation, check_declared_size
 from .errors import ThumbnailError
 from .fit import REDUCING_GAP, fit_size
+from .integrity import DamagedData, check_jpeg, check_zlib_data, png_expected_size, png_parts
 from .limits import MAX_JPEG_PIXELS, MAX_SIDE, MAX_SOURCE_PIXELS
 from .pixels import to_rgba
 
 _PILLOW_FORMAT = {"png": "PNG", "jpeg": "JPEG"}
+
 _EXIF_ORIENTATION = 0x0112
 # EXIF orientation value -> the transpose that shows the image upright.
 _ORIENTATION_FIX: dict[int, Image.Transpose] = {
@@ -38,22 +40,48 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
     check_declared_size(
         *image.size, max_pixels=MAX_JPEG_PIXELS if kind == "jpeg" else MAX_SOURCE_PIXELS
     )
-    transpose = _image_orientation_fix(image)
     width, height = image.size
-    if kind == "jpeg":
+    if kind == "png":
+        pixels, transpose = _decode_png(image, data)
+        frames = _still_frame(pixels, kind)
+    else:
+        try:
+            check_jpeg(data)
+        except DamagedData as damage:
+            image.close()
+            raise ThumbnailError("corrupt", f"the JPEG cannot be decoded whole: {damage}") from None
+        transpose = _image_orientation_fix(image)
         # Decode at the smallest DCT scale still twice the target: a photo never decodes at
         # full size just to become an icon.
         target = fit_size(width, height, MAX_SIDE)
         image.draft(None, (int(target[0] * REDUCING_GAP), int(target[1] * REDUCING_GAP)))
+        frames = _still_frame(image, kind)
     return Animation(
         format=kind,
         width=width,
         height=height,
         frame_count=1,
         loop=0,
-        frames=_still_frame(image, kind),
+        frames=frames,
         transpose=transpose,
     )
+
+
+def _decode_png(
+    image: ImageFile.ImageFile, data: bytes
+) -> tuple[Image.Image, Image.Transpose | None]:
+    """The PNG's pixels, its image data checked whole first (integrity.py), and its
+    orientation."""
+    parts = png_parts(data)
+    try:
+        check_zlib_data(parts.idat, png_expected_size(parts.ihdr))
+    except DamagedData as damage:
+        image.close()
+        raise ThumbnailError("corrupt", f"the PNG cannot be decoded whole: {damage}") from None
+    # Loaded before the EXIF is read: Pillow loads a PNG to find an eXIf chunk after the image
+    # data, and a load that failed there would leave a half-decoded image behind.
+    _load(image, "png")
+    return image, _image_orientation_fix(image)
 
 
 def _image_orientation_fix(image: Image.Image) -> Image.Transpose | None:
@@ -69,12 +97,19 @@ def orientation_fix(exif: Image.Exif) -> Image.Transpose | None:
     return _ORIENTATION_FIX.get(orientation) if isinstance(orientation, int) else None
 
 
+def _load(image: Image.Image, kind: str) -> None:
+    try:
+        image.load()
+    except _OPEN_ERRORS as error:
+        image.close()
+        if "truncated" in str(error):
+            raise ThumbnailError(
+                "corrupt", f"the {kind.upper()} cannot be decoded whole: the file is truncated"
+            ) from None
+        raise ThumbnailError("corrupt", f"the {kind.upper()} pixel data is corrupt") from None
+
+
 def _still_frame(image: Image.Image, kind: str) -> Iterator[tuple[Image.Image, int]]:
     with image:
-        try:
-            image.load()
-        except _OPEN_ERRORS as error:
-            if "truncated" in str(error):
-                raise ThumbnailError("truncated", f"the {kind.upper()} file is truncated") from None
-            raise ThumbnailError("corrupt", f"the {kind.upper()} pixel data is corrupt") from None
+        _load(image, kind)
         yield to_rgba(image), 0

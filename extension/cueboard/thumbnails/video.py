@@ -55,7 +55,7 @@ def open_clip(data: bytes, kind: str) -> Animation:
         loop=0,  # a clip used as an icon repeats, as a looping GIF does
         frames=iter(()),
     )
-    animation.frames = _frames(data, extension, fps, errors, animation.warnings)
+    animation.frames = _frames(data, extension, fps, errors, animation.warnings, count)
     return animation
 
 
@@ -75,7 +75,11 @@ def _frames(
     fps: float,
     errors: tuple[type[BaseException], ...],
     warnings: list[str],
+    declared: int | None,
 ) -> Iterator[tuple[Image.Image, int]]:
+    """Each frame with its delay. FFmpeg ends a cut-off clip quietly: frames missing against
+    the count the container declares are reported (one frame of slack: a count estimated from
+    the duration may round either way)."""
     import imageio.v3 as iio
 
     max_frames = int(MAX_CLIP_SECONDS * fps) + 1
@@ -92,6 +96,15 @@ def _frames(
             yield Image.fromarray(array, "RGB").convert("RGBA"), next_ms - shown_ms
             shown_ms = next_ms
     except errors:
-        if index <= 0:
-            raise ThumbnailError("corrupt", "the clip's frames cannot be decoded") from None
-        warnings.append(f"kept the {index} frames decoded before the clip's damaged data")
+        # `index` is the last frame yielded: the damage comes after index + 1 frames.
+        if index < 0:
+            raise ThumbnailError(
+                "corrupt", "the clip's first frame cannot be decoded: its data is corrupt"
+            ) from None
+        warnings.append(f"kept the {index + 1} frames decoded before the clip's damaged data")
+        return
+    if declared is not None and 0 <= index < declared - 2:
+        warnings.append(
+            f"kept the {index + 1} frames decoded of the {declared} the clip declares: "
+            "it is truncated or damaged"
+        )

@@ -41,8 +41,12 @@ def test_edges_are_not_darkened_by_transparent_black() -> None:
     dark red (the premultiplied filter)."""
     rows = [[RED if x < 150 else CLEAR for x in range(300)] for _ in range(300)]
     thumb = decode_thumbnail(apng(300, 300, [ApngFrame(rows)]))
-    for r, g, b, a in pixels(thumb.frames[0].rgba, 128, 128)[64]:
-        assert a == 0 or (r, g, b) == (255, 0, 0)
+    row = pixels(thumb.frames[0].rgba, 128, 128)[64]
+    assert row[:60] == [RED] * 60  # the red half is there, opaque
+    assert row[68:] == [CLEAR] * 60  # the transparent half stays transparent
+    edge = [p for p in row if 0 < p[3] < 255]
+    assert edge, "the edge is filtered: some pixels are partly transparent"
+    assert all(p[:3] == (255, 0, 0) for p in edge)
 
 
 def test_blend_over_an_opaque_colour() -> None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .thumbgen import GifFrame, gif, solid
+from .thumbgen import GifFrame, chunk, gif, solid
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -55,6 +55,19 @@ def test_summary_and_errors_one_line_each(tmp_path: Path) -> None:
     assert not_image == {"error": "the input is not an image"}
     assert "no such file" in missing["error"]
     assert "Traceback" not in result.stderr
+
+
+def test_corrupt_image_data_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """A PNG whose chunks and CRCs are valid but whose zlib data is garbage."""
+    ihdr = chunk(b"IHDR", (8).to_bytes(4, "big") * 2 + bytes([8, 6, 0, 0, 0]))
+    body = bytes(range(7, 250, 3))
+    path = tmp_path / "broken.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + ihdr + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+    result = _run(str(path))
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {
+        "error": "the PNG cannot be decoded whole: its image data is corrupt"
+    }
 
 
 def test_other_schemes_are_refused() -> None:

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cueboard.thumbnails import decode_thumbnail
-from cueboard.thumbnails.fit import FrameCollector, evenly_kept, fit_delays, fit_size, frame_budget
+from cueboard.thumbnails.fit import FrameCollector, evenly_kept, fit_size, frame_budget
+from cueboard.thumbnails.timeline import fit_timeline
 
 from .thumbgen import GifFrame, gif, pixel, solid
 
@@ -52,24 +53,57 @@ def test_evenly_kept(total: int, budget: int) -> None:
     assert kept == sorted(set(kept)) and kept[-1] < total
 
 
-def test_fit_delays_passes_excess_on_and_keeps_the_total() -> None:
-    assert fit_delays([1500, 100, 100]) == ([1000, 600, 100], [])
-    assert fit_delays([100, 100, 1500]) == ([100, 600, 1000], [])
+def test_long_frames_are_repeated_and_the_total_is_exact() -> None:
+    """AST-11: 500, 3000, 500 ms become 500, three repeats of 1000, 500: 4000 ms, as the
+    source."""
+    entries, warnings = fit_timeline([500, 3000, 500], 60)
+    assert entries == [(0, 500), (1, 1000), (1, 1000), (1, 1000), (2, 500)]
+    assert not warnings
 
 
-def test_fit_delays_shortens_and_says_so_when_nothing_else_fits() -> None:
-    delays, warnings = fit_delays([5000, 20])
-    assert delays == [1000, 1000]
-    assert warnings and "5020 ms to 2000 ms" in warnings[0]
+def test_a_long_frame_is_split_into_near_equal_repeats() -> None:
+    entries, _ = fit_timeline([100, 2500], 60)
+    assert entries == [(0, 100), (1, 834), (1, 833), (1, 833)]
 
 
-@given(st.lists(st.integers(0, 100_000), min_size=2, max_size=60))
-def test_fit_delays_always_within_limits(source: list[int]) -> None:
-    delays, warnings = fit_delays(source)
-    assert len(delays) == len(source)
-    assert all(20 <= d <= 1000 for d in delays)
-    if sum(source) <= 1000 * len(source) and min(source) >= 20:
-        assert sum(delays) == sum(source) and not warnings
+def test_shares_are_kept_when_the_repeats_do_not_fit() -> None:
+    """32 entries cannot hold 61 s: each frame is halved (500 -> 250, 60 s -> 30 x 1 s), 30.5 s
+    in all, within 10% of 32 entries x 1 s."""
+    entries, warnings = fit_timeline([500, 60_000, 500], 32)
+    assert entries == [(0, 250)] + [(1, 1000)] * 30 + [(2, 250)]
+    (warning,) = warnings
+    assert "61000 ms" in warning and "30500 ms" in warning and "share" in warning
+
+
+def test_short_frames_beside_a_long_one_share_time_slots() -> None:
+    """31 frames of 100 ms and one of 5 s cannot each have an entry and keep 8.1 s in 32
+    entries: the timeline is cut into 32 slots of about 253 ms, the first frame still first."""
+    entries, warnings = fit_timeline([100] * 31 + [5000], 32)
+    assert len(entries) <= 32 and entries[0][0] == 0
+    assert sum(d for _, d in entries) == 8100
+    long_frame = sum(d for i, d in entries if i == 31)
+    assert abs(long_frame - 5000) <= 8100 / 32
+    assert warnings and "8100 ms" in warnings[0]
+
+
+@given(st.lists(st.integers(0, 100_000), min_size=2, max_size=60), st.integers(2, 60))
+def test_timeline_always_within_limits(source: list[int], budget: int) -> None:
+    """AST-10, AST-11: at most `budget` entries of 20-1000 ms, in frame order, the first frame
+    first; exact when the repeats fit, else within 10% of min(source, 1000 ms x budget)."""
+    source = source[:budget]
+    entries, warnings = fit_timeline(source, budget)
+    assert 1 <= len(entries) <= budget
+    assert entries[0][0] == 0
+    assert [i for i, _ in entries] == sorted(i for i, _ in entries)
+    assert all(20 <= d <= 1000 for _, d in entries)
+    played = sum(d for _, d in entries)
+    floored = [max(20, d) for d in source]
+    if sum(-(-d // 1000) for d in floored) <= budget:
+        assert played == sum(floored) and not warnings
+    else:
+        target = min(sum(floored), 1000 * budget)
+        assert abs(played - target) <= 0.1 * target
+        assert warnings and f"{sum(source)} ms" in warnings[0] and f"{played} ms" in warnings[0]
 
 
 def test_unknown_length_stream_keeps_an_even_selection() -> None:
@@ -103,12 +137,45 @@ def test_dropping_frames_keeps_the_total_duration() -> None:
 
 
 def test_too_long_to_fit_is_capped_and_reported() -> None:
-    """200 frames of 1 s cannot fit 60 frames of at most 1 s: 60 s, reported."""
+    """200 frames of 1 s cannot fit 60 frames of at most 1 s: 60 s, reported with both
+    totals."""
     thumb = decode_thumbnail(_indexed_gif(200, 100))
     assert len(thumb.frames) == 60
     assert {f.delay_ms for f in thumb.frames} == {1000}
     assert thumb.source_duration_ms == 200_000
-    assert any("shortened from 200000 ms to 60000 ms" in w for w in thumb.warnings)
+    assert any("200000 ms" in w and "60000 ms" in w for w in thumb.warnings)
+
+
+def _delays_gif(delays_cs: list[int], size: int = 1) -> bytes:
+    palette = [(i, 0, 0) for i in range(256)]
+    frames = [GifFrame(solid(size, size, i), delay_cs=d) for i, d in enumerate(delays_cs)]
+    return gif(size, size, frames, palette=palette, loop=0)
+
+
+def test_gif_frame_longer_than_the_host_allows_is_repeated() -> None:
+    """AST-11: a GIF of 500, 3000 and 500 ms plays 4000 ms: the middle frame three times."""
+    thumb = decode_thumbnail(_delays_gif([50, 300, 50]))
+    assert [f.delay_ms for f in thumb.frames] == [500, 1000, 1000, 1000, 500]
+    assert [pixel(f.rgba, 1, 0, 0)[0] for f in thumb.frames] == [0, 1, 1, 1, 2]
+    assert thumb.duration_ms == thumb.source_duration_ms == 4000
+    assert not thumb.warnings
+
+
+def test_gif_fast_delays_count_as_100_ms_in_the_total() -> None:
+    """Delays of 0 and 10 ms play as 100 ms: 100 + 100 + 2500 = 2700 ms."""
+    thumb = decode_thumbnail(_delays_gif([0, 1, 250]))
+    assert [f.delay_ms for f in thumb.frames] == [100, 100, 834, 833, 833]
+    assert thumb.source_duration_ms == thumb.duration_ms == 2700
+
+
+def test_gif_too_long_for_the_byte_budget_keeps_every_share() -> None:
+    """128x128 frames: 32 fit in 2 MiB. 500, 60000, 500 ms become 250, 30 x 1000, 250: each
+    frame half as long, 30.5 s, within 10% of 32 s; the warning gives both totals."""
+    thumb = decode_thumbnail(_delays_gif([50, 6000, 50], size=128))
+    assert [f.delay_ms for f in thumb.frames] == [250] + [1000] * 30 + [250]
+    assert thumb.source_duration_ms == 61_000
+    (warning,) = thumb.warnings
+    assert "61000 ms" in warning and "30500 ms" in warning
 
 
 def test_byte_limit_bounds_frames_of_full_size_icons() -> None:

@@ -22,6 +22,12 @@ def _webp(frames: list[Image.Image], **options: object) -> bytes:
     return buffer.getvalue()
 
 
+def _rgba(value: object) -> tuple[int, int, int, int]:
+    assert isinstance(value, tuple) and len(value) == 4
+    r, g, b, a = value
+    return (int(r), int(g), int(b), int(a))
+
+
 def _squares() -> list[Image.Image]:
     """Three 8x8 frames: a moving 4x4 square on transparency, each in its own colour."""
     out = []
@@ -41,7 +47,7 @@ def test_lossless_animated_webp_with_alpha_is_exact() -> None:
     assert thumb.loop == 2
     for out, source in zip(thumb.frames, frames, strict=True):
         got = [pixel(out.rgba, 8, x, y) for y in range(8) for x in range(8)]
-        want = [source.getpixel((x, y)) for y in range(8) for x in range(8)]
+        want = [_rgba(source.getpixel((x, y))) for y in range(8) for x in range(8)]
         # Fully transparent pixels may carry any colour; what shows must be exact.
         assert [p if p[3] else (0, 0, 0, 0) for p in got] == [
             p if p[3] else (0, 0, 0, 0) for p in want
@@ -103,3 +109,25 @@ def test_short_clip_through_imageio_pyav(extension: str, codec: str) -> None:
     assert thumb.duration_ms == 1000
     r, g, b, a = pixel(thumb.frames[0].rgba, 128, 10, 40)
     assert a == 255 and r > 200 and g < 60 and b < 60
+
+
+def test_png_exif_after_the_image_data_is_applied() -> None:
+    """An eXIf chunk may follow the image data (PNG 1.5 allows it): read without decoding
+    twice, orientation 6 still turns the icon."""
+    image = Image.new("RGB", (40, 20), (0, 0, 255))
+    image.paste((255, 0, 0), (0, 0, 20, 20))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", exif=exif)
+    data = buffer.getvalue()
+    start = data.index(b"eXIf") - 4
+    end = start + 12 + int.from_bytes(data[start : start + 4], "big")
+    moved = data[:start] + data[end:]
+    iend = moved.index(b"IEND") - 4
+    moved = moved[:iend] + data[start:end] + moved[iend:]
+    assert moved.index(b"eXIf") > moved.index(b"IDAT")
+    thumb = decode_thumbnail(moved)
+    assert (thumb.width, thumb.height) == (20, 40)
+    top = pixel(thumb.frames[0].rgba, 20, 10, 5)
+    assert top[0] > 200 and top[2] < 60
