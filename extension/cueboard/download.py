@@ -7,7 +7,8 @@ temporary name is removed. Every failure, cancellation included, removes the tem
 
 The link is a credential: it is revealed only to httpx, a failure is a
 :class:`~cueboard.core.link_import.LinkImportError` naming the host at most, and httpx's own
-request log line (which quotes the whole URL) is dropped while a download runs. The decisions
+and httpcore's log lines (which quote the URL and the response headers) are dropped while a
+download runs. The decisions
 (which link, which redirect, which format, which name) are :mod:`cueboard.core.link_import`'s.
 httpx is imported on the first download: Cueboard starts without it.
 """
@@ -74,20 +75,32 @@ type Progress = Callable[[int, int | None], None]
 _downloading: ContextVar[bool] = ContextVar("cueboard_downloading", default=False)
 
 
-class _HideRequestLines(logging.Filter):
-    """httpx logs ``HTTP Request: GET <the whole URL>`` at INFO; not for a download's link."""
+class _HideWhileDownloading(logging.Filter):
+    """httpx logs ``HTTP Request: GET <the whole URL>`` at INFO, and httpcore every response's
+    headers at DEBUG (a redirect's ``Location`` is a link too): none of it during a download."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not _downloading.get()
 
 
+# A filter acts only on the logger a record is logged to, not on its children: every one.
+_HTTP_LOGGERS = (
+    "httpx",
+    "httpcore.connection",
+    "httpcore.connection_pool",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "httpcore.socks",
+)
 _filter_installed = False
 
 
 def _install_filter() -> None:
     global _filter_installed
     if not _filter_installed:
-        logging.getLogger("httpx").addFilter(_HideRequestLines())
+        for name in _HTTP_LOGGERS:
+            logging.getLogger(name).addFilter(_HideWhileDownloading())
         _filter_installed = True
 
 
