@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import tempfile
+import secrets
 from collections.abc import Callable
 from contextvars import ContextVar
 from itertools import islice
@@ -243,12 +243,21 @@ def _sniffed(head: bytearray, host: str) -> AudioFormat:
 
 
 def _open_temp(folder: Path) -> tuple[Path, BinaryIO]:
-    """Create the hidden file without awaiting, so a cancellation cannot lose track of it."""
-    try:
-        fd, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
-    except OSError:
-        raise LinkImportError("cannot_write") from None
-    return Path(name), os.fdopen(fd, "wb")
+    """Create the hidden file without awaiting, so a cancellation cannot lose track of it.
+
+    Made with the user's usual permissions (``tempfile.mkstemp`` would make it owner-only, and
+    the sound would stay so after the rename)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(NAME_TRIES):
+        path = folder / f"{TEMP_PREFIX}{secrets.token_hex(6)}{TEMP_SUFFIX}"
+        try:
+            fd = os.open(path, flags, 0o666)
+        except FileExistsError:
+            continue
+        except OSError:
+            break
+        return path, os.fdopen(fd, "wb")
+    raise LinkImportError("cannot_write")
 
 
 async def _write(file: BinaryIO | None, pending: bytearray) -> None:
@@ -323,11 +332,16 @@ async def run_fetch(
 
 
 def _category_folder(root: Path, category: str) -> Path | None:
-    """The folder of a library category, if it is one: relative, inside root, not hidden."""
+    """The folder of a library category, if it is one: relative, inside root (symbolic links
+    resolved), not hidden, and there."""
     parts = PurePosixPath(category).parts if category else ()
-    if any(p in ("", ".", "..") or p.startswith(".") or "\\" in p for p in parts):
-        return None
-    if category.startswith("/"):
+    if category.startswith("/") or any(
+        p in (".", "..") or p.startswith(".") or "\\" in p or ":" in p for p in parts
+    ):
         return None
     folder = root.joinpath(*parts)
-    return folder if folder.is_dir() else None
+    try:
+        inside = folder.resolve(strict=True).is_relative_to(root.resolve(strict=True))
+    except OSError:
+        return None
+    return folder if inside and folder.is_dir() else None

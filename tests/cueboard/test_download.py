@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import stat
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -96,6 +97,16 @@ async def test_a_wav_is_saved_under_the_content_disposition_name(tls: Tls, tmp_p
     assert [s.rel_path for s in library.scan(tmp_path).sounds] == ["Air horn ✓.wav"]
 
 
+async def test_the_sound_gets_the_usual_permissions(tls: Tls, tmp_path: Path) -> None:
+    """Not the owner-only mode of a temporary file: other tools read the sounds folder too."""
+    tls.server.routes["/clap.wav"] = Route(body=WAV)
+    path = await _fetch(tls, "/clap.wav", tmp_path)
+    (tmp_path / "beside.wav").touch()
+    assert stat.S_IMODE(path.stat().st_mode) == stat.S_IMODE(
+        (tmp_path / "beside.wav").stat().st_mode
+    )
+
+
 async def test_the_name_comes_from_the_path_without_a_header(tls: Tls, tmp_path: Path) -> None:
     tls.server.routes["/sounds/clap%20loud.wav"] = Route(body=WAV)
     path = await _fetch(tls, "/sounds/clap%20loud.wav?name=other.mp3", tmp_path)
@@ -168,6 +179,14 @@ async def test_a_server_that_stalls_times_out(tls: Tls, tmp_path: Path, route: R
     tls.server.routes["/slow.wav"] = route
     error = await _refused(tls, "/slow.wav", tmp_path, timeout_s=0.5)
     assert (error.reason, error.host) == ("timeout", "127.0.0.1")
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+async def test_a_server_that_hangs_up_midway_is_a_network_failure(
+    tls: Tls, tmp_path: Path, chunked: bool
+) -> None:
+    tls.server.routes["/cut.wav"] = Route(body=WAV, hang_up_after=600 * KIB, chunked=chunked)
+    assert (await _refused(tls, "/cut.wav", tmp_path)).reason == "network"
 
 
 async def test_an_http_link_is_refused_before_connecting(tls: Tls, tmp_path: Path) -> None:
@@ -288,10 +307,14 @@ async def test_run_fetch_feeds_progress_then_the_sound(tls: Tls, tmp_path: Path)
     assert inputs[-1] == SoundFetched(3, "Memes/clap.wav")
 
 
-@pytest.mark.parametrize("category", ["../outside", "/abs", ".hidden", "Missing"])
+@pytest.mark.parametrize("category", ["../outside", "/abs", ".hidden", "Missing", "Link"])
 async def test_run_fetch_writes_only_into_a_library_folder(
     tls: Tls, tmp_path: Path, category: str
 ) -> None:
+    (tmp_path / "outside").mkdir()
+    tmp_path = tmp_path / "root"
+    (tmp_path / ".hidden").mkdir(parents=True)
+    (tmp_path / "Link").symlink_to(tmp_path.parent / "outside")
     link = check_link(_link(tls, "/clap.wav"))
     inputs: list[object] = []
     await run_fetch(

@@ -30,6 +30,7 @@ class Route:
     gzip: bool = False
     stall_before_headers: bool = False
     stall_after: int | None = None  # bytes of body sent before stalling
+    hang_up_after: int | None = None  # bytes of body sent before closing the connection
 
 
 class TlsServer(ThreadingHTTPServer):
@@ -99,7 +100,8 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self.send_header("Content-Length", str(route.length or len(body)))
         self.end_headers()
-        sent = body if route.stall_after is None else body[: route.stall_after]
+        cut = route.stall_after if route.stall_after is not None else route.hang_up_after
+        sent = body if cut is None else body[:cut]
         if route.chunked:
             for at in range(0, len(sent), 65536):
                 block = sent[at : at + 65536]
@@ -110,7 +112,7 @@ class _Handler(BaseHTTPRequestHandler):
         if route.stall_after is not None:
             self.tls.release.wait(STALL_CEILING_S)
             return
-        if route.chunked:
+        if route.chunked and route.hang_up_after is None:
             self.wfile.write(b"0\r\n\r\n")
         self.close_connection = True
 
