@@ -34,6 +34,7 @@ from cueboard.core.link_import import (
     SNIFF_BYTES,
     AudioFormat,
     CheckedLink,
+    DiscardSound,
     FetchFailed,
     FetchProgress,
     FetchSound,
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 
     import httpx
 
-__all__ = ["TEMP_PREFIX", "TEMP_SUFFIX", "Progress", "fetch_sound", "run_fetch"]
+__all__ = ["TEMP_PREFIX", "TEMP_SUFFIX", "Progress", "discard_sound", "fetch_sound", "run_fetch"]
 
 TEMP_PREFIX = ".cueboard-download-"
 TEMP_SUFFIX = ".part"
@@ -329,6 +330,20 @@ async def run_fetch(
         deliver(FetchFailed(effect.ticket, error))
         return
     deliver(SoundFetched(effect.ticket, path.relative_to(root).as_posix()))
+
+
+def discard_sound(root: Path, effect: DiscardSound) -> bool:
+    """Carry out a :class:`DiscardSound`: remove that one file, if it is a file inside root.
+    False when there was nothing to remove."""
+    path = root / PurePosixPath(effect.rel_path)
+    try:
+        inside = path.parent.resolve(strict=True).is_relative_to(root.resolve(strict=True))
+        if not inside or not path.is_file() or path.is_symlink():
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _category_folder(root: Path, category: str) -> Path | None:

@@ -19,6 +19,7 @@ import soundfile
 
 from cueboard import library
 from cueboard.core.link_import import (
+    DiscardSound,
     FetchFailed,
     FetchProgress,
     FetchSound,
@@ -26,7 +27,7 @@ from cueboard.core.link_import import (
     SoundFetched,
     check_link,
 )
-from cueboard.download import TEMP_PREFIX, TEMP_SUFFIX, fetch_sound, run_fetch
+from cueboard.download import TEMP_PREFIX, TEMP_SUFFIX, discard_sound, fetch_sound, run_fetch
 from vxp.secret import Secret
 
 from .tls_server import Route, Tls, tls_server
@@ -322,3 +323,17 @@ async def test_run_fetch_writes_only_into_a_library_folder(
     )
     assert len(inputs) == 1 and isinstance(inputs[0], FetchFailed)
     assert inputs[0].error.reason == "cannot_write" and tls.server.connections == 0
+
+
+def test_discard_removes_only_a_file_inside_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "Memes").mkdir(parents=True)
+    (root / "Memes" / "bad.wav").write_bytes(b"RIFF")
+    (tmp_path / "outside.wav").write_bytes(b"RIFF")
+    (root / "Memes" / "link.wav").symlink_to(tmp_path / "outside.wav")
+    assert discard_sound(root, DiscardSound("Memes/bad.wav"))
+    assert not discard_sound(root, DiscardSound("Memes/bad.wav"))
+    assert not discard_sound(root, DiscardSound("../outside.wav"))
+    assert not discard_sound(root, DiscardSound("Memes/link.wav"))
+    assert not discard_sound(root, DiscardSound("Memes"))
+    assert _names(tmp_path) == ["Memes", "link.wav", "outside.wav", "root"]

@@ -30,6 +30,7 @@ __all__ = [
     "AudioFormat",
     "CancelFetch",
     "CheckedLink",
+    "DiscardSound",
     "FetchFailed",
     "FetchProgress",
     "FetchSound",
@@ -350,6 +351,14 @@ class CancelFetch:
     leaves nothing in the folder."""
 
     ticket: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardSound:
+    """Effect: remove a sound this import put in place, after vrOS's ``audio_loaded`` said it
+    cannot decode it (``undecodable``). Only ever a path a :class:`SoundFetched` reported."""
+
+    rel_path: str
 
 
 @dataclass(frozen=True, slots=True)
