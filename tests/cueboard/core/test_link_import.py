@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Callable
 from pathlib import PurePosixPath, PureWindowsPath
 
 import numpy as np
@@ -296,3 +297,26 @@ def test_candidate_names_count_up() -> None:
 def test_checked_link_repr_hides_the_link() -> None:
     checked = CheckedLink(Secret(LINK), "sounds.example")
     assert TOKEN not in repr(checked) and TOKEN not in str(checked)
+
+
+def _outcome(check: Callable[[], CheckedLink]) -> CheckedLink | LinkImportError:
+    try:
+        return check()
+    except LinkImportError as error:
+        return error
+
+
+@given(st.text(max_size=300))
+def test_any_paste_is_a_link_or_a_reason(text: str) -> None:
+    outcome = _outcome(lambda: check_link(text))
+    if isinstance(outcome, LinkImportError):
+        assert outcome.reason in ("invalid_link", "not_https")
+        assert outcome.reason == "invalid_link" or outcome.host
+    else:
+        assert outcome.url.reveal() == text.strip() and outcome.host
+
+
+@given(st.text(max_size=200))
+def test_any_location_is_a_link_or_a_reason(location: str) -> None:
+    outcome = _outcome(lambda: redirect_target(check_link(LINK), location))
+    assert not isinstance(outcome, LinkImportError) or outcome.reason in ("not_https", "network")
