@@ -16,11 +16,9 @@ httpx is imported on the first download: Cueboard starts without it.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import secrets
 from collections.abc import Callable
-from contextvars import ContextVar
 from itertools import islice
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, BinaryIO
@@ -48,6 +46,7 @@ from cueboard.core.link_import import (
     sniff_audio,
     status_reason,
 )
+from cueboard.http_logs import hiding_http_logs
 from vxp.secret import Secret
 
 if TYPE_CHECKING:
@@ -73,37 +72,6 @@ HEADERS = {
 type Progress = Callable[[int, int | None], None]
 """Called with the bytes received so far and the total, when the server declared one."""
 
-_downloading: ContextVar[bool] = ContextVar("cueboard_downloading", default=False)
-
-
-class _HideWhileDownloading(logging.Filter):
-    """httpx logs ``HTTP Request: GET <the whole URL>`` at INFO, and httpcore every response's
-    headers at DEBUG (a redirect's ``Location`` is a link too): none of it during a download."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not _downloading.get()
-
-
-# A filter acts only on the logger a record is logged to, not on its children: every one.
-_HTTP_LOGGERS = (
-    "httpx",
-    "httpcore.connection",
-    "httpcore.connection_pool",
-    "httpcore.http11",
-    "httpcore.http2",
-    "httpcore.proxy",
-    "httpcore.socks",
-)
-_filter_installed = False
-
-
-def _install_filter() -> None:
-    global _filter_installed
-    if not _filter_installed:
-        for name in _HTTP_LOGGERS:
-            logging.getLogger(name).addFilter(_HideWhileDownloading())
-        _filter_installed = True
-
 
 async def fetch_sound(
     link: Secret | str,
@@ -124,9 +92,7 @@ async def fetch_sound(
     checked = check_link(link)
     import httpx
 
-    _install_filter()
-    marked = _downloading.set(True)
-    try:
+    with hiding_http_logs():
         async with httpx.AsyncClient(
             verify=verify,
             follow_redirects=False,
@@ -134,8 +100,6 @@ async def fetch_sound(
             headers=HEADERS,
         ) as client:
             return await _follow(client, checked, folder, max_bytes, max_redirects, progress)
-    finally:
-        _downloading.reset(marked)
 
 
 async def _follow(

@@ -91,6 +91,8 @@ async def fetch_url(
     import anyio.to_thread
     import httpx
 
+    from cueboard.http_logs import hiding_http_logs
+
     scheme = urlsplit(url).scheme.lower()
     if scheme not in HTTP_SCHEMES:
         raise ThumbnailError("bad_source", f"{scheme or 'this'} URLs are refused: only http(s)")
@@ -99,7 +101,7 @@ async def fetch_url(
     cached = await anyio.to_thread.run_sync(cache.load, url) if cache else None
     headers = cached.validators() if cached else {}
     try:
-        with anyio.fail_after(timeout_s):
+        with anyio.fail_after(timeout_s), hiding_http_logs():
             if client is None:
                 async with _new_client(timeout_s) as own_client:
                     fetched = await _get(own_client, url, headers, cached, max_bytes)

@@ -3,6 +3,7 @@ local files, refused schemes, and URLs kept out of file names and messages."""
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -100,6 +101,23 @@ async def _refused(url: str, **options: object) -> ThumbnailError:
 async def test_fetches_and_sniffs_from_bytes(server: str) -> None:
     """The server says text/plain; the bytes say GIF."""
     assert await fetch_url(f"{server}/icon?{SECRET_QUERY}", network_granted=True) == ICON
+
+
+@pytest.mark.anyio
+async def test_an_icon_url_never_reaches_the_log(
+    server: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """httpx logs each request's whole URL; an icon URL may carry a token (a credential)."""
+    import httpx
+
+    caplog.set_level(logging.DEBUG)
+    async with httpx.AsyncClient() as client:
+        await client.get(f"{server}/nothing?{SECRET_QUERY}")
+    assert SECRET_QUERY in caplog.text, "this check would not see httpx logging the URL"
+    caplog.clear()
+    assert await fetch_url(f"{server}/hop/1?{SECRET_QUERY}", network_granted=True) == ICON
+    await _refused(f"{server}/nothing?{SECRET_QUERY}")
+    assert SECRET_QUERY not in caplog.text
 
 
 @pytest.mark.anyio
