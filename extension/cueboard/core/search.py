@@ -27,6 +27,7 @@ __all__ = [
     "PAGE_SIZE",
     "Entry",
     "Hit",
+    "Index",
     "Rank",
     "entries_of",
     "fold",
@@ -97,20 +98,22 @@ def _word_starts(folded: str, query: str) -> bool:
     return False
 
 
-def rank(query: str, name: str, folder: str) -> Rank | None:
-    """How well a sound answers an already folded, non-empty ``query``; None for no match."""
-    n = fold(name)
-    if n.startswith(query):
+def _rank(query: str, words: list[str], name: str, folder: str) -> Rank | None:
+    if name.startswith(query):
         return NAME_PREFIX
-    if _word_starts(n, query):
+    if _word_starts(name, query):
         return WORD_START
-    words = query.split(" ")
-    if query in n or all(w in n for w in words):
+    if query in name or all(w in name for w in words):
         return SUBSTRING
-    f = fold(folder)
-    if query in f or all(w in n or w in f for w in words):
+    if query in folder or all(w in name or w in folder for w in words):
         return FOLDER
     return None
+
+
+def rank(query: str, name: str, folder: str) -> Rank | None:
+    """How well a sound answers ``query``; None for no match (and for an empty query)."""
+    q = fold(query)
+    return _rank(q, q.split(" "), fold(name), fold(folder)) if q else None
 
 
 def _natural(folded: str) -> tuple[tuple[int, int | str], ...]:
@@ -119,21 +122,48 @@ def _natural(folded: str) -> tuple[tuple[int, int | str], ...]:
     )
 
 
-def search(query: str, entries: Iterable[Entry]) -> list[Hit]:
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    key: str
+    name: str
+    folder: str
+    order: tuple[tuple[tuple[int, int | str], ...], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """The library folded once, so that a keystroke only compares strings. Rebuild it when the
+    library changes (a scan, a rename); it holds no reference to the sounds themselves."""
+
+    items: tuple[_Folded, ...]
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry]) -> Index:
+        folded: list[_Folded] = []
+        for e in entries:
+            name = fold(e.name)
+            folded.append(_Folded(e.key, name, fold(e.folder), (_natural(name), e.key)))
+        return cls(tuple(folded))
+
+
+def search(query: str, entries: Index | Iterable[Entry]) -> list[Hit]:
     """Every entry that matches, best rank first; an empty query matches nothing.
 
     (What the panel shows for an empty query is the folder the user was on, not a search.)
+    Pass an :class:`Index` when searching the same library again and again.
     """
     q = fold(query)
     if not q:
         return []
-    scored: list[tuple[Rank, tuple[tuple[int, int | str], ...], str]] = []
-    for e in entries:
-        r = rank(q, e.name, e.folder)
+    words = q.split(" ")
+    index = entries if isinstance(entries, Index) else Index.of(entries)
+    scored: list[tuple[Rank, tuple[tuple[tuple[int, int | str], ...], str]]] = []
+    for item in index.items:
+        r = _rank(q, words, item.name, item.folder)
         if r is not None:
-            scored.append((r, _natural(fold(e.name)), e.key))
+            scored.append((r, item.order))
     scored.sort()
-    return [Hit(key, r) for r, _, key in scored]
+    return [Hit(order[1], r) for r, order in scored]
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:

@@ -14,10 +14,12 @@ from cueboard.core.search import (
     SUBSTRING,
     WORD_START,
     Entry,
+    Index,
     entries_of,
     fold,
     page,
     page_count,
+    rank,
     search,
 )
 
@@ -175,3 +177,10 @@ def test_a_name_prefix_always_ranks_first(query: str, entries: list[Entry]) -> N
         name_starts = any(e.key == hit.key and fold(e.name).startswith(q) for e in entries)
         if name_starts:
             assert hit.rank == NAME_PREFIX
+
+
+@given(query=_text, entries=_entries)
+def test_an_index_answers_as_the_entries_do(query: str, entries: list[Entry]) -> None:
+    assert search(query, Index.of(entries)) == search(query, entries)
+    for hit in search(query, entries):
+        assert hit.rank in {rank(query, e.name, e.folder) for e in entries if e.key == hit.key}
