@@ -56,6 +56,11 @@ class Refused:
     reason: Literal["limit"]
     limit: int = MAX_FAVOURITES
 
+    @property
+    def message_key(self) -> str:
+        """The catalog entry that tells the user, with ``{limit}`` to fill."""
+        return "status.favourites_full"
+
 
 def _japanese(name: str) -> str | None:
     """The Hepburn reading of a name with Japanese in it, words apart; None when pykakasi

@@ -17,6 +17,7 @@ from cueboard.core.command_names import (
     name_favourite,
     slugify,
 )
+from cueboard.i18n import Catalog
 
 # CMD-8's rule for the whole command name.
 COMMAND_NAME = re.compile(r"^[a-z0-9-]{1,64}$")
@@ -85,7 +86,12 @@ def test_the_seventeenth_favourite_is_refused_with_its_reason() -> None:
         assert isinstance(named, Named)
         taken.add(named.slug)
     assert MAX_FAVOURITES == 16
-    assert name_favourite("one more", taken) == Refused("limit", 16)
+    refused = name_favourite("one more", taken)
+    assert refused == Refused("limit", 16)
+    assert isinstance(refused, Refused)
+    for locale in ("en-US", "ja-JP"):
+        said = Catalog.load(locale).t(refused.message_key, limit=refused.limit)
+        assert "16" in said and refused.message_key not in said
 
 
 def test_pykakasi_is_loaded_only_for_a_name_with_japanese_in_it() -> None:
