@@ -140,6 +140,7 @@ _entries = st.lists(
         Entry, key=st.text(alphabet="xyz/", min_size=1, max_size=6), name=_text, folder=_text
     ),
     max_size=12,
+    unique_by=lambda e: e.key,  # a key is a sound's path: one per sound
 )
 
 
