@@ -9,7 +9,8 @@ export PIP_CACHE_DIR := $(CACHE)/pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 STAMP := $(VENV)/.installed
 SYSSTAMP := $(CACHE)/sysdeps.stamp
-SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-dejavu-core
+SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-noto-color-emoji \
+  fonts-dejavu-core
 
 .PHONY: demo test test-fast fuzz lint bench screenshots bundle venv sysdeps lock clean
 
@@ -29,10 +30,12 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]' $(PIP_LOCAL_INDEX_NOISE)
 	@touch $@
 
-# Debian packages for Slint (libinput10), headless windows (Xvfb) and CJK text in screenshots.
+# Debian packages for Slint (libinput10), headless windows (Xvfb), and CJK text and colour
+# emoji in screenshots.
 sysdeps: $(SYSSTAMP)
 
-$(SYSSTAMP):
+# The list above can grow: the stamp is older than the Makefile then, and the check runs again.
+$(SYSSTAMP): Makefile
 	@mkdir -p $(CACHE)
 	@missing=$$(for p in $(SYSPKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -43,7 +43,7 @@ class PreviewError(RuntimeError):
 def _worker_env(display: str) -> dict[str, str]:
     env = dict(os.environ)
     env["DISPLAY"] = display
-    env.setdefault("SLINT_BACKEND", "winit-software")
+    env.setdefault("SLINT_BACKEND", "winit-skia-software")
     env.setdefault("SLINT_SCALE_FACTOR", "1")
     return env
 

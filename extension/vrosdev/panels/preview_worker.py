@@ -29,7 +29,8 @@ the host's anyio loop. Protocol (one JSON object per line):
                    {"event": "closed"}                    (the window was closed)
 
 Run as `python -m vrosdev.panels.preview_worker` with DISPLAY set (SLINT_BACKEND defaults to
-winit-software, the most predictable renderer for golden images).
+winit-skia-software: Skia on the CPU is as predictable for golden images as Slint's own software
+renderer, and it draws colour emoji, which that one does not).
 """
 
 import asyncio
@@ -39,7 +40,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-os.environ.setdefault("SLINT_BACKEND", "winit-software")
+os.environ.setdefault("SLINT_BACKEND", "winit-skia-software")
 os.environ.setdefault("SLINT_SCALE_FACTOR", "1")
 
 MAX_COMMAND_BYTES = 8 * 1024 * 1024  # a define source is at most 256 KiB (PAN-21); assets less
