@@ -1,0 +1,224 @@
+"""What the panels show, computed from the soundboard's state (pure functions).
+
+Only the visible page of anything ever becomes a prop, so a props frame stays small whatever
+the library's size (issue 7: under 64 KiB with 10,000 sounds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vxp.models._limits import (
+    ASSET_TABLE_MAX_BYTES,
+    ASSET_TABLE_MAX_ENTRIES,
+    KV_SOFT_QUOTA_BYTES,
+)
+
+from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.contract import SlotState
+from cueboard.i18n import Catalog
+
+from .effects import Notice
+from .overlay import Tile, channels_text, grid_values, page_of
+from .soundboard import Soundboard
+
+
+def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
+    st = board.states[rel]
+    if rel in board.playing:
+        return SlotState.PLAYING, ""
+    if st.status == "loading":
+        return SlotState.LOADING, "slot.loading"
+    if st.status == "too_large":
+        return SlotState.BROKEN, "slot.too_large"
+    if st.status == "failed":
+        return SlotState.BROKEN, "slot.broken"
+    return SlotState.READY, ""
+
+
+def notice_text(cat: Catalog, notice: Notice | None) -> str:
+    """A notice in the user's language (its refs are catalog keys translated first)."""
+    if notice is None:
+        return ""
+    params: dict[str, object] = dict(notice.params)
+    params.update({name: cat.t(key) for name, key in notice.refs.items()})
+    return cat.t(notice.key, **params)
+
+
+def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> dict[str, Any]:
+    pages = board.pages()
+    tiles: list[Tile] = []
+    favourites = set(board.prefs.favourites().values())
+    for s in board.visible_sounds():
+        state, detail_key = slot_state(board, s.rel_path)
+        st = board.states[s.rel_path]
+        detail = cat.t(detail_key, code=st.code or "") if detail_key else ""
+        duration = st.duration_ms / 1000 if st.duration_ms is not None else None
+        tiles.append(
+            Tile(
+                key=s.rel_path,
+                name=s.name,
+                duration_s=duration,
+                state=state,
+                detail=detail,
+                favourite=s.rel_path in favourites,
+                icon_key=icons.get(s.rel_path),
+            )
+        )
+    values = grid_values(tiles)
+    if board.query:
+        count = len(board.library.search(board.query))
+        page_name = cat.t("grid.search_page", query=board.query, count=count)
+    elif pages:
+        category = pages[board.page_index].category
+        page_name = category or cat.t("grid.all_sounds")
+    else:
+        page_name = cat.t("grid.all_sounds")
+    if not board.library.sounds:
+        empty = cat.t("grid.empty_library", folder=str(board.library.root))
+    elif not tiles:
+        empty = cat.t("grid.no_results", query=board.query)
+    else:
+        empty = ""
+    playing_rows: list[tuple[str, str, str, bool]] = []
+    for rel, p in list(board.playing.items())[:32]:
+        st = board.states.get(rel)
+        gains = dict(p.channels)
+        playing_rows.append(
+            (
+                rel,
+                st.sound.name if st else rel,
+                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
+                p.looping,
+            )
+        )
+    values.update(
+        {
+            "page-name": page_name,
+            "page-index": board.page_index if pages else 0,
+            "page-count": max(1, len(pages)),
+            "empty-text": empty,
+            "playing": playing_rows,
+            "soundboard-gain": board.settings.soundboard_gain,
+            "mic-gain": board.settings.mic_gain,
+            "mic-enabled": board.settings.mic_enabled,
+            "status-text": notice_text(cat, board.status),
+            "status-level": _level(board.status),
+        }
+    )
+    return values
+
+
+def _level(notice: Notice | None) -> int:
+    return 0 if notice is None else int(notice.level)
+
+
+def usage_values(
+    cat: Catalog, *, assets: tuple[int, int], kv_bytes: int, toast_note: str
+) -> dict[str, Any]:
+    """The dash-tab's diagnostics: asset table and kv use against their budgets."""
+    count, used = assets
+    return {
+        "asset-fraction": min(1.0, used / ASSET_TABLE_MAX_BYTES),
+        "asset-usage": cat.t(
+            "dash.asset_usage",
+            count=count,
+            max=ASSET_TABLE_MAX_ENTRIES,
+            used=_mib(used),
+            budget=_mib(ASSET_TABLE_MAX_BYTES),
+        ),
+        "kv-fraction": min(1.0, kv_bytes / KV_SOFT_QUOTA_BYTES),
+        "kv-usage": cat.t("dash.kv_usage", used=_kib(kv_bytes), quota=_kib(KV_SOFT_QUOTA_BYTES)),
+        "toast-note": toast_note,
+    }
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def _kib(n: int) -> str:
+    return f"{n / 1024:.0f} KiB"
+
+
+def dash_values(
+    board: Soundboard, cat: Catalog, *, library_page: int, selected: str | None
+) -> dict[str, Any]:
+    sounds = board.library.search(board.query) if board.query else board.library.sounds
+    page = page_of(sounds, library_page)
+    rows: list[tuple[str, str, int, bool, bool, int]] = []
+    favourites = board.prefs.favourites()
+    fav_rels = set(favourites.values())
+    for s in page.items:
+        prefs = board.prefs.get(s.rel_path)
+        rows.append(
+            (
+                s.rel_path,
+                s.name,
+                prefs.gain,
+                prefs.loop,
+                s.rel_path in fav_rels,
+                int(slot_state(board, s.rel_path)[0]),
+            )
+        )
+    broken = sum(1 for st in board.states.values() if st.status in ("failed", "too_large"))
+    values: dict[str, Any] = {
+        "library": rows,
+        "library-page-index": page.index,
+        "library-page-count": max(1, page.count),
+        "library-summary": cat.t(
+            "dash.library_summary", count=len(board.library.sounds), broken=broken
+        ),
+        "bindings": binding_rows(board, cat),
+        "status-text": notice_text(cat, board.status),
+        "status-level": _level(board.status),
+    }
+    st = board.states.get(selected or "")
+    if st is not None:
+        prefs = board.prefs.get(st.sound.rel_path)
+        values.update(
+            {
+                "selected-key": st.sound.rel_path,
+                "selected-name": st.sound.name,
+                "selected-gain": prefs.gain,
+                "selected-looping": prefs.loop,
+                "selected-favourite": prefs.favourite is not None,
+                "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
+            }
+        )
+    else:
+        values.update(
+            {
+                "selected-key": "",
+                "selected-name": "",
+                "selected-gain": 100,
+                "selected-looping": False,
+                "selected-favourite": False,
+                "selected-command": "",
+            }
+        )
+    return values
+
+
+def binding_rows(board: Soundboard, cat: Catalog) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    meanings = {
+        "stop-all": "command.stop_all",
+        "page-next": "command.page_next",
+        "page-prev": "command.page_prev",
+        "play-random": "command.play_random",
+        "toggle-mic": "command.toggle_mic",
+        "rescan": "command.rescan",
+    }
+    for spec in STATIC_COMMANDS:
+        slot = slot_of(spec.name)
+        if slot is not None:
+            rows.append((spec.name, cat.t("command.play_slot", n=slot)))
+        else:
+            rows.append((spec.name, cat.t(meanings[spec.name])))
+    for slug, rel in sorted(board.prefs.favourites().items()):
+        st = board.states.get(rel)
+        rows.append(
+            (favourite_command(slug), cat.t("command.favourite", name=st.sound.name if st else rel))
+        )
+    return rows[:64]
