@@ -45,9 +45,9 @@ from cueboard.contract import (
     Video,
     WireValue,
 )
+from cueboard.core.overlay import playback_text, video_text
 from cueboard.i18n import Catalog, msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
-from cueboard.overlay import playback_text, video_text
 from vxp import (
     CapabilityDenied,
     ConnectionClosed,

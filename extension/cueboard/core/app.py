@@ -15,12 +15,11 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from vxp.models import assets, bus, commands, settings
-
 from cueboard.commands import STATIC_COMMANDS, favourite_command
 from cueboard.contract import StatusLevel
 from cueboard.i18n import Catalog
 from cueboard.settings import Settings
+from vxp.models import assets, bus, commands, settings
 
 from . import handlers
 from .effects import Effect, Failure, Log, Notice, Reply, Tick, Tickets, Wake

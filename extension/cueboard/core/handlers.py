@@ -9,9 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from vxp.models import audio, commands, events, kv
-
 from cueboard.commands import MAX_FAVOURITES, favourite_command, slot_of, slugify
+from vxp.models import audio, commands, events, kv
 
 from .effects import Effect, Log
 from .inputs import DeckCall, LoadCatalog
@@ -217,36 +216,52 @@ def register(core: CueboardCore) -> None:
     """Every panel callback of the contract, bound to what it does."""
     on = core.panel_events.on
     board = core.board
-    clock = _Clock(core)
 
     def pct(value: int) -> int:
         return max(0, min(100, value))
 
-    on("overlay", "play-sound")(lambda key: board.press(key, clock.now))
-    on("overlay", "stop-sound")(lambda key: board.stop(key, clock.now))
-    on("overlay", "stop-all")(lambda: board.stop_all(clock.now))
-    on("overlay", "page-next")(lambda: on_command(core, "page-next", clock.now))
-    on("overlay", "page-prev")(lambda: on_command(core, "page-prev", clock.now))
+    @on("overlay", "play-sound")
+    def play_sound(key: str) -> list[Effect]:
+        return board.press(key, core.now)
+
+    @on("overlay", "stop-sound")
+    def stop_sound(key: str) -> list[Effect]:
+        return board.stop(key, core.now)
+
+    @on("overlay", "stop-all")
+    def stop_all() -> list[Effect]:
+        return board.stop_all(core.now)
+
+    @on("overlay", "page-next")
+    def page_next() -> list[Effect]:
+        return on_command(core, "page-next", core.now)
+
+    @on("overlay", "page-prev")
+    def page_prev() -> list[Effect]:
+        return on_command(core, "page-prev", core.now)
 
     @on("overlay", "search-changed")
     def search_changed(query: str) -> list[Effect]:
         board.search(query)
-        return core.load_ahead(clock.now)
+        return core.load_ahead(core.now)
 
-    on("overlay", "set-soundboard-gain")(
-        lambda p: write_setting(core, "soundboard_gain", pct(p), clock.now)
-    )
-    on("overlay", "set-mic-gain")(lambda p: write_setting(core, "mic_gain", pct(p), clock.now))
-    on("overlay", "set-mic-enabled")(
-        lambda v: write_setting(core, "mic_enabled", bool(v), clock.now)
-    )
+    @on("overlay", "set-soundboard-gain")
+    def set_soundboard_gain(value: int) -> list[Effect]:
+        return write_setting(core, "soundboard_gain", pct(value), core.now)
 
+    @on("overlay", "set-mic-gain")
+    def set_mic_gain(value: int) -> list[Effect]:
+        return write_setting(core, "mic_gain", pct(value), core.now)
+
+    @on("overlay", "set-mic-enabled")
+    def set_mic_enabled(value: bool) -> list[Effect]:
+        return write_setting(core, "mic_enabled", value, core.now)
+
+    @on("overlay", "dismiss-status")
+    @on("dash-tab", "dismiss-status")
     def dismiss() -> list[Effect]:
         board.set_status(None)
         return []
-
-    on("overlay", "dismiss-status")(dismiss)
-    on("dash-tab", "dismiss-status")(dismiss)
 
     @on("dash-tab", "library-search")
     def library_search(query: str) -> list[Effect]:
@@ -273,56 +288,56 @@ def register(core: CueboardCore) -> None:
         return []
 
     @on("dash-tab", "set-sound-gain")
-    def set_gain(key: str, p: int) -> list[Effect]:
+    def set_gain(key: str, value: int) -> list[Effect]:
         if key not in board.states:
             return []
         core.changed()
-        return core.prefs.update(key, clock.now, gain=pct(p))
+        return core.prefs.update(key, core.now, gain=pct(value))
 
     @on("dash-tab", "set-sound-looping")
     def set_looping(key: str, value: bool) -> list[Effect]:
         if key not in board.states:
             return []
         core.changed()
-        return core.prefs.update(key, clock.now, loop=value)
+        return core.prefs.update(key, core.now, loop=value)
 
-    on("dash-tab", "set-sound-favourite")(
-        lambda key, value: set_favourite(core, key, value, clock.now)
-    )
-    on("dash-tab", "rescan")(lambda: core.rescan("dash-tab"))
-    on("dash-tab", "refresh-devices")(lambda: refresh_devices(core, clock.now))
+    @on("dash-tab", "set-sound-favourite")
+    def favourite(key: str, value: bool) -> list[Effect]:
+        return set_favourite(core, key, value, core.now)
+
+    @on("dash-tab", "rescan")
+    def rescan() -> list[Effect]:
+        return core.rescan("dash-tab")
+
+    @on("dash-tab", "refresh-devices")
+    def devices() -> list[Effect]:
+        return refresh_devices(core, core.now)
+
     _register_deck(core)
 
 
 def _register_deck(core: CueboardCore) -> None:
+    """The deck's callbacks become :class:`DeckCall` effects (their arguments may hold a URL)."""
     on = core.panel_events.on
+    calls: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
+        ("overlay", "media-open"): ("open", ()),
+        ("overlay", "media-reload"): ("reload", ()),
+        ("overlay", "media-close"): ("close", ()),
+        ("overlay", "media-set-paused"): ("set_options", ("paused",)),
+        ("overlay", "media-set-volume"): ("set_options", ("volume_pct",)),
+        ("overlay", "media-set-muted"): ("set_options", ("muted",)),
+        ("dash-tab", "set-media-show-video"): ("set_defaults", ("show_video",)),
+        ("dash-tab", "set-media-max-fps"): ("set_defaults", ("max_fps",)),
+        ("dash-tab", "set-media-native-controls"): ("set_defaults", ("native_controls",)),
+        ("dash-tab", "set-media-controls-on-player"): ("set_defaults", ("controls_on_player",)),
+    }
+    for (panel, callback), (method, named) in calls.items():
 
-    def call(method: str, *args: Any, **options: Any) -> list[Effect]:
-        return [DeckCall(method, args, options or None)]
+        def call(
+            *args: object, method: str = method, named: tuple[str, ...] = named
+        ) -> list[Effect]:
+            positional = args[: len(args) - len(named)]
+            options = dict(zip(named, args[len(args) - len(named) :], strict=True))
+            return [DeckCall(method, positional, options or None)]
 
-    on("overlay", "media-open")(lambda url, label: call("open", url, label))
-    on("overlay", "media-reload")(lambda key, url, label: call("reload", key, url, label))
-    on("overlay", "media-close")(lambda key: call("close", key))
-    on("overlay", "media-set-paused")(lambda key, v: call("set_options", key, paused=v))
-    on("overlay", "media-set-volume")(lambda key, v: call("set_options", key, volume_pct=v))
-    on("overlay", "media-set-muted")(lambda key, v: call("set_options", key, muted=v))
-    on("dash-tab", "set-media-show-video")(lambda v: call("set_defaults", show_video=v))
-    on("dash-tab", "set-media-max-fps")(lambda v: call("set_defaults", max_fps=v))
-    on("dash-tab", "set-media-native-controls")(
-        lambda v: call("set_defaults", native_controls=v)
-    )
-    on("dash-tab", "set-media-controls-on-player")(
-        lambda v: call("set_defaults", controls_on_player=v)
-    )
-
-
-class _Clock:
-    """The clock value of the input being handled, for panel handlers (their signatures are
-    the contract's arguments)."""
-
-    def __init__(self, core: CueboardCore) -> None:
-        self._core = core
-
-    @property
-    def now(self) -> float:
-        return self._core.now
+        on(panel, callback)(call)

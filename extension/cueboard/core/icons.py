@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vxp.models import assets
-from vxp.prepared import Prepared
-
 from cueboard.asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
 from cueboard.library import Sound
+from vxp.models import assets
+from vxp.prepared import Prepared
 
 from .effects import Effect, Log
 from .tracker import Done, Outcome, Tracker

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vxp.models.handshake import Welcome
-
 from cueboard.contract import WireValue
 from cueboard.i18n import Catalog
 from cueboard.library import Library
+from vxp.models.handshake import Welcome
 
 from .effects import Notice
 

@@ -104,12 +104,12 @@ COMMON: Mapping[Code, Rule] = {
     "*": FINAL,  # a code this table does not know (a newer host)
 }
 
-_READ = {"internal": RETRY}
+_READ: Mapping[Code, Rule] = {"internal": RETRY}
 
-_ROWS: dict[str, Mapping[Code, Rule]] = {
+_ROWS: dict[str, dict[Code, Rule]] = {
     # kv: whole records, so a write sent twice is harmless
-    "kv.get": _READ,
-    "kv.list": _READ,
+    "kv.get": {**_READ},
+    "kv.list": {**_READ},
     "kv.set": {
         "internal": RETRY,
         "key_too_large": FINAL,
@@ -167,8 +167,8 @@ _ROWS: dict[str, Mapping[Code, Rule]] = {
     "audio.stop": {"internal": PRESS, -32603: PRESS, "unknown_sound": QUIET},
     "audio.stop_all": {"internal": PRESS, -32603: PRESS},
     "audio.get_status": {"internal": QUIET, -32603: QUIET},  # asked again within a second
-    "audio.list_channels": _READ,
-    "audio.list_devices": _READ,
+    "audio.list_channels": {**_READ},
+    "audio.list_devices": {**_READ},
     # media: busy is not transient (docs/protocol-notes.md#r15); an open is never sent twice
     "media.open": {
         -32603: RECONCILE,
@@ -203,9 +203,7 @@ _ROWS: dict[str, Mapping[Code, Rule]] = {
 }
 
 TABLE: Mapping[tuple[str, Code], Rule] = {
-    (kind, code): rule
-    for kind, rows in _ROWS.items()
-    for code, rule in {**COMMON, **rows}.items()
+    (kind, code): rule for kind, rows in _ROWS.items() for code, rule in {**COMMON, **rows}.items()
 }
 """Every row: (``namespace.op``, code) -> rule. ``*`` is the row for a code not listed."""
 

@@ -148,7 +148,8 @@ class Prefs:
     def _adopt(self, key: str, rec: Any) -> None:
         rel = key[len(PATH_PREFIX) :] if key.startswith(PATH_PREFIX) else None
         if rel is None and isinstance(rec, dict):
-            path: Any = rec.get("p")  # pyright: ignore[reportUnknownMemberType]
+            record: dict[str, Any] = rec  # pyright: ignore[reportUnknownVariableType]
+            path = record.get("p")
             rel = path if isinstance(path, str) else None
         if rel is not None and rel not in self.prefs:  # a change made while loading wins
             self.prefs[rel] = SoundPrefs.from_record(rec)

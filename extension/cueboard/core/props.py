@@ -22,10 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vxp.models import panel as vp
-
 from cueboard.contract import PANELS, PanelContract, WireError, WireValue
 from cueboard.i18n import Catalog
+from vxp.models import panel as vp
 
 from .effects import Effect, Log, Wake
 from .tracker import Outcome, Tracker

@@ -18,12 +18,11 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from vxp.models import audio
-from vxp.prepared import Prepared, prepare
-
 from cueboard.contract import StatusLevel
 from cueboard.library import Library, Page, Sound
 from cueboard.settings import Settings
+from vxp.models import audio
+from vxp.prepared import Prepared, prepare
 
 from .effects import Effect, Log, Notice
 from .policy import Action
@@ -289,11 +288,11 @@ class Soundboard:
             return self.stop(rel, now)
         if st.status == "too_large":
             return []
-        if st.status == "failed" and st.fingerprint == st.sound.fingerprint:
-            if st.code != "cache_full":
-                # The same file fails the same way: say so again rather than load again.
-                params = {"name": st.sound.name, "code": st.code or ""}
-                return [Notice("status.load_failed", StatusLevel.ERROR, params)]
+        same_file = st.fingerprint == st.sound.fingerprint
+        if st.status == "failed" and same_file and st.code != "cache_full":
+            # The same file fails the same way: say so again rather than load again.
+            params = {"name": st.sound.name, "code": st.code or ""}
+            return [Notice("status.load_failed", StatusLevel.ERROR, params)]
         st.press_at = now
         self.changed = True
         if st.status != "loading":
@@ -332,12 +331,12 @@ class Soundboard:
     ) -> list[Effect]:
         rel = st.sound.rel_path
         action = outcome.rule.action if outcome.rule is not None else None
-        if not outcome.ok and action is Action.RELOAD and st.sound_id == sound_id:
-            if not st.reloaded:
-                st.reloaded = True
-                self.forget_load(rel)
-                st.press_at = outcome.now
-                return self.ensure_loaded(rel, outcome.now, pressed=True)
+        reload = action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded
+        if not outcome.ok and reload:
+            st.reloaded = True
+            self.forget_load(rel)
+            st.press_at = outcome.now
+            return self.ensure_loaded(rel, outcome.now, pressed=True)
         if not outcome.ok and action is not Action.RECONCILE:
             st.reloaded = False
             channel = "mic" if outcome.code == "no_endpoint" else ""
@@ -435,4 +434,3 @@ class Soundboard:
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
         self.changed = True
-

@@ -13,10 +13,10 @@ else reaches the feature as final, with its rule. Nothing here raises on what th
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -110,7 +110,8 @@ class Tracker:
             except ValidationError as exc:
                 kind = f"{namespace}.{fields.get('op', _op_of(model))}"
                 failure = HostFailure("invalid", _domain_code(exc), "outside the spec's limits")
-                send = Send(ticket, namespace, _Unsent(kind.split(".", 1)[1]), user_asked)
+                unsent = cast(BaseModel, _Unsent(kind.split(".", 1)[1]))
+                send = Send(ticket, namespace, unsent, user_asked)
                 return self._final(_Pending(send, expect, done, now), failure, now)
         send = Send(ticket, namespace, params, user_asked)
         self._pending[ticket] = _Pending(send, expect, done, now)
@@ -217,9 +218,11 @@ def _describe(failure: HostFailure) -> str:
 
 
 def _op_of(model: object) -> str:
-    fields = getattr(model, "model_fields", {})
-    op = fields.get("op") if isinstance(fields, dict) else None
-    default = getattr(op, "default", None)
+    fields: Any = getattr(model, "model_fields", None)
+    if not isinstance(fields, Mapping):
+        return "?"
+    info: Mapping[str, Any] = cast(Mapping[str, Any], fields)
+    default: Any = getattr(info.get("op"), "default", None)
     return default if isinstance(default, str) else "?"
 
 

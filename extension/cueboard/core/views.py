@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.contract import SlotState
+from cueboard.i18n import Catalog
 from vxp.models._limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
     KV_SOFT_QUOTA_BYTES,
 )
-
-from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
-from cueboard.contract import SlotState
-from cueboard.i18n import Catalog
 
 from .effects import Notice
 from .overlay import Tile, channels_text, grid_values, page_of

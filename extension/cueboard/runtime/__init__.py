@@ -19,7 +19,6 @@ from pathlib import Path
 import anyio
 
 import vxp
-
 from cueboard.core.app import CueboardCore
 from cueboard.core.inputs import Disconnected
 

@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 import vxp
-
 from cueboard.core.effects import Notice
 from cueboard.core.inputs import DeckCall, DeckUpdate
 from cueboard.i18n import Catalog

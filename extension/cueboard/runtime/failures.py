@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import vxp
-
 from cueboard.core.effects import HostFailure
 
 __all__ = ["failure_of"]

@@ -18,7 +18,6 @@ import anyio
 import anyio.abc
 
 import vxp
-
 from cueboard.core.app import CueboardCore
 from cueboard.core.effects import Failure, Log, Reply, Send, Tick, Wake
 from cueboard.core.icons import DecodeIcons

@@ -19,12 +19,11 @@ from typing import Any
 import anyio
 import anyio.to_process
 
-from vxp.prepared import prepare
-
 from cueboard.asset_table import AssetRef
-from cueboard.core.icons import DecodeIcons, Decoded, IconsDecoded, Put
+from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded, Put
 from cueboard.core.inputs import FolderChanged, Scan, Scanned
 from cueboard.library import scan
+from vxp.prepared import prepare
 
 log = logging.getLogger("cueboard.runtime")
 ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
