@@ -13,8 +13,9 @@ warm page cache: the scan's own cost, not the disk's.
 kv: every sound gets a custom gain through the core's ``cueboard.core.prefs.Prefs``, its writes
 answered by a kv stand-in that counts like the host: per key, its UTF-8 bytes plus the compact
 JSON UTF-8 bytes of the value (docs/protocol-notes.md#r8, #r30), and the same records put into
-vrosdev's own ``KvStore`` as a cross-check. Measured for the generated paths and for longer, more realistic ones, against the
-1 MiB soft quota (KV-11), with the path length at which 10,000 such records would reach it.
+vrosdev's own ``KvStore`` as a cross-check. Measured for the generated paths and for longer,
+more realistic ones, against the 1 MiB soft quota (KV-11), with the path length at which
+10,000 such records would reach it.
 Nothing is asserted.
 """
 
