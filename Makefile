@@ -15,11 +15,18 @@ SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-dejav
 
 venv: $(STAMP)
 
+# A machine may configure local file:// package indexes (pip config list) that hold only some
+# packages; pip then warns once per package that its folder there is missing. That says nothing
+# about this project, so those lines are dropped; pip's exit status and other output are kept.
+PIP_LOCAL_INDEX_NOISE := 2> >(grep -v "^WARNING: Location 'file:.*' is ignored: it is neither a file nor a directory" >&2)
+
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON_FOUND)" ]; then tools/find-python; exit 1; fi
 	@test -x $(PY) || $(PYTHON_FOUND) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]'
+	@echo "$(PY) -m pip install -q --upgrade pip"
+	@$(PY) -m pip install -q --upgrade pip $(PIP_LOCAL_INDEX_NOISE)
+	@echo "$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]'"
+	@$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]' $(PIP_LOCAL_INDEX_NOISE)
 	@touch $@
 
 # Debian packages for Slint (libinput10), headless windows (Xvfb) and CJK text in screenshots.
@@ -37,12 +44,13 @@ $(SYSSTAMP):
 	@touch $@
 
 demo: venv sysdeps
-	$(PY) -m cueboard.demo
+	$(PY) -m cueboard_demo
 
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright -p pyproject.toml
+	$(VENV)/bin/lint-imports
 
 test: venv sysdeps lint
 	$(PY) -m pytest -q
@@ -55,7 +63,7 @@ fuzz: venv
 	HYPOTHESIS_PROFILE=explore $(PY) -m pytest -q -m "not slow and not display" tests
 
 screenshots: venv sysdeps
-	$(PY) -m cueboard.demo --screenshots docs/screenshots
+	$(PY) -m cueboard_demo --screenshots docs/screenshots
 
 bench: venv sysdeps
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
@@ -68,7 +76,7 @@ bundle: venv sysdeps
 # Regenerate the pins after changing pyproject.toml's dependencies.
 lock:
 	rm -rf $(CACHE)/lockvenv && $(PYTHON_FOUND) -m venv $(CACHE)/lockvenv
-	$(CACHE)/lockvenv/bin/pip install -q -e '.[media,host,preview,dev]'
+	$(CACHE)/lockvenv/bin/pip install -q -e '.[media,host,preview,dev]' $(PIP_LOCAL_INDEX_NOISE)
 	$(CACHE)/lockvenv/bin/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:

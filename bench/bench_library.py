@@ -38,8 +38,8 @@ from cueboard.core.prefs import Prefs, key_for
 from cueboard.core.tracker import Tracker
 from cueboard.library import scan
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
+from vxp.limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
 from vxp.models import kv as kvm
-from vxp.models._limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
 
 ICON_EVERY = 20
 

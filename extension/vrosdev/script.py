@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from .redact import redact_frame
+
 if TYPE_CHECKING:
     from .host.core import ExtensionHost
 
@@ -97,6 +99,29 @@ def parse_line(text: str, line_no: int = 0) -> Step | None:
     if not lo <= len(args) <= hi:
         raise ScriptError(f"line {line_no}: {verb} takes {lo}-{hi} arguments, got {len(args)}")
     return Step(line_no, verb, args, stripped)
+
+
+# The argument of these steps that is JSON text, by position.
+JSON_ARG = {"click": 2, "setting": 1, "event": 0, "bus-publish": 1}
+
+
+def transcript_text(step: Step) -> str:
+    """The step as the transcript notes it, with a JSON argument redacted value by value.
+
+    Redacting the line as text would end a URL at the next space and take the closing quote
+    and comma with it; redacting the parsed value turns a URL string into ``"<url>"`` and
+    leaves valid JSON around it.
+    """
+    index = JSON_ARG.get(step.verb)
+    if index is None or index >= len(step.args):
+        return step.text
+    try:
+        value = json.loads(step.args[index])
+    except ValueError:
+        return step.text
+    args = list(step.args)
+    args[index] = json.dumps(redact_frame(value, None), ensure_ascii=False)
+    return " ".join([step.verb, *args])
 
 
 def parse(text: str) -> list[Step]:
@@ -167,7 +192,7 @@ class ScriptRunner:
 
     async def run_step(self, step: Step) -> None:
         await self.host.ready.wait()
-        self.host.recorder.note(f"script: {step.text}")
+        self.host.recorder.note(f"script: {transcript_text(step)}")
         await self.actions[step.verb](step)
 
     async def _sleep(self, step: Step) -> None:

@@ -25,7 +25,7 @@ from .errors import (
     MalformedResponse,
     VxpError,
 )
-from .models._limits import HELLO_DEADLINE_S
+from .limits import HELLO_DEADLINE_S
 from .prepared import Prepared
 from .session import (
     Closed,

@@ -13,7 +13,7 @@ JSON parsing happens in the session, not here: the decoder yields raw lines.
 from __future__ import annotations
 
 from .errors import FrameTooLarge
-from .models._limits import MAX_FRAME_BYTES
+from .limits import MAX_FRAME_BYTES
 
 __all__ = ["MAX_FRAME_BYTES", "FrameDecoder", "encode_frame", "strip_line"]
 

@@ -24,7 +24,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import ErrorDetails
 
 from .errors import VxpError
-from .models._limits import SETTING_KEY_RE, SETTINGS_MAX, utf8_len
+from .limits import SETTING_KEY_RE, SETTINGS_MAX, utf8_len
 from .models.handshake import Granted
 from .settings_rules import (
     SETTING_KINDS,

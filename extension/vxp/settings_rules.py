@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from .models._limits import (
+from .limits import (
     SETTING_CHOICES_MAX,
     SETTING_CHOICES_MIN,
     SETTING_KEY_RE,

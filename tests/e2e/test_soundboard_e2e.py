@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from vrosdev.host.namespaces.kv import KvStore
+from vxp.manifest import load_manifest
 
 from .harness import REPO, TOKEN, rms, run_cueboard, tone
 
@@ -153,8 +154,35 @@ def test_remote_control_over_the_bus(tmp_path: Path) -> None:
     assert published[0]["params"]["payload"] == {"name": "Vine", "path": "Memes/Vine.wav"}
 
 
-def test_shutting_down_exits_zero_and_repo_manifest_is_used() -> None:
-    assert (REPO / "manifest.toml").exists()
+def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
+    tmp_path: Path,
+) -> None:
+    """EVT-1, R26: a kv write still waiting to be coalesced is sent after shutting_down, then
+    the process exits 0 by itself (not killed); it said hello as the repository manifest's id."""
+    content = _library(tmp_path)
+    run = run_cueboard(
+        tmp_path,
+        'settle\nclick dash-tab set-sound-looping ["01 Beep.wav", true]\n',
+        content=content,
+    )
+    assert run.code == 0
+    frames = [x for x in run.transcript if isinstance(x.get("frame"), dict)]
+    shutdown_at = next(
+        i
+        for i, x in enumerate(frames)
+        if x["dir"] == "host>ext" and x["frame"].get("params", {}).get("event") == "shutting_down"
+    )
+    flushed = [
+        x["frame"]["params"]["value"]
+        for x in frames[shutdown_at:]
+        if x["dir"] == "ext>host"
+        and x["frame"].get("method") == "kv"
+        and x["frame"]["params"].get("key") == "s:01 Beep.wav"
+    ]
+    assert flushed == [{"l": 1}]
+    assert not [x for x in run.transcript if str(x.get("violation", "")).startswith("R26")]
+    (hello,) = run.sent("hello")
+    assert hello["params"]["id"] == load_manifest(REPO / "manifest.toml").id
 
 
 def test_reconnect_registers_again_and_plays(tmp_path: Path) -> None:

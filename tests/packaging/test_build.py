@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import tomllib
 import zipfile
@@ -66,6 +67,21 @@ def test_layout(linux_bundle: Path) -> None:
         info["check_modules"][:2] == ["vxp", "cueboard"]
         and "pydantic_core" in info["check_modules"]
     )
+
+
+def test_bundled_code_never_imports_vrosdev(linux_bundle: Path) -> None:
+    """The emulated host (and the demo, which runs it) stays out of what vrOS installs."""
+    with zipfile.ZipFile(linux_bundle) as archive:
+        code = {
+            name: archive.read(name).decode()
+            for name in archive.namelist()
+            if name.startswith("lib/") and name.endswith(".py")
+        }
+    assert any(name.startswith("lib/cueboard/") for name in code)
+    importers = [
+        n for n, text in code.items() if re.search(r"^\s*(from|import) vrosdev\b", text, re.M)
+    ]
+    assert not importers
 
 
 def test_manifest_is_the_repositorys_with_the_launcher_command(linux_bundle: Path) -> None:

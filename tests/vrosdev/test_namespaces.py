@@ -221,7 +221,7 @@ async def test_bus5_r10_grant_is_the_narrowed_one() -> None:
 # --- commands -------------------------------------------------------------------------------
 
 
-async def test_cmd2_cmd3_cmd5_cmd8_register_invoke_and_names() -> None:
+async def test_cmd2_cmd3_cmd5_cmd8_evt9_register_invoke_and_names() -> None:
     async with running_host() as h:
         p = await h.ready()
         for rid in (2, 3):
@@ -454,7 +454,7 @@ async def test_evt_r16_settings_changed_withheld_from_a_1_0_client() -> None:
         assert p.events == []
 
 
-async def test_evt1_shutting_down_and_evt9_raw_event_step() -> None:
+async def test_evt1_shutting_down_sent_by_a_raw_event_step() -> None:
     async with running_host() as h:
         p = await h.ready()
         await ScriptRunner(h.host).run(parse('event {"event":"shutting_down"}'))

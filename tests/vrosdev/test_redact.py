@@ -12,6 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from vrosdev.redact import OPAQUE_SCHEMES, FrameRedactor, is_url, redact_frame, redact_text
+from vrosdev.script import parse_line, transcript_text
 
 TOKEN = "tok_Zq3x9LmP2vR7sKd4"
 
@@ -250,3 +251,26 @@ def test_embedded_urls_never_survive(scheme: str, rest: str, before: str) -> Non
 def test_asset_keys_ids_and_times_are_kept(text: str) -> None:
     assert redact_text(text, TOKEN) == text
     assert redact_frame({"v": [text]}, TOKEN) == {"v": [text]}
+
+
+@pytest.mark.parametrize(
+    ("line", "noted"),
+    [
+        (
+            'click overlay media-open ["https://media.example/s.m3u8?token=x", "Demo stream"]',
+            'click overlay media-open ["<url>", "Demo stream"]',
+        ),
+        (
+            'bus-publish ext.a.b {"path": "x.wav", "link": "rtmp://h/app/key"}',
+            'bus-publish ext.a.b {"path": "x.wav", "link": "<url>"}',
+        ),
+        ('setting sounds_folder "https://h/p q"', 'setting sounds_folder "<url> q"'),
+        ("invoke play-slot-1", "invoke play-slot-1"),
+    ],
+)
+def test_a_script_steps_json_argument_is_redacted_as_json(line: str, noted: str) -> None:
+    """The transcript's note of a step keeps its JSON valid: the URL becomes "<url>", and the
+    quote and comma after it stay."""
+    step = parse_line(line)
+    assert step is not None
+    assert transcript_text(step) == noted

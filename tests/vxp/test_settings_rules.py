@@ -153,12 +153,34 @@ def test_text_limit_is_measured_in_utf8_bytes(text: str) -> None:
     assert (check_value(TEXT, value) is None) == fits
 
 
-@given(raw=st.text(max_size=64))
-def test_values_parsed_from_json_lines_never_raise(raw: str) -> None:
+def _accepted(setting: Setting, value: Any) -> bool:
+    """The rule of each kind, restated: what check_value must accept, and nothing else."""
+    if setting is TOGGLE:
+        return isinstance(value, bool)
+    if setting is NUMBER:
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 60
+    if setting is SELECT:
+        return value in ("auto", "manual")
+    assert setting is TEXT
+    return isinstance(value, str) and len(value.encode("utf-8", "surrogatepass")) <= 1024
+
+
+# Lines as a host receives them: what json.dumps writes, and spellings it never writes but a
+# JSON parser reads (a float that equals an integer, exponents, overflow to infinity, -0,
+# integers beyond 64 bits, escapes, a lone surrogate).
+JSON_LINES = JSON.map(json.dumps) | st.sampled_from(
+    [
+        "30.0", "1e1", "6E1", "-0", "1E400", "-1E400", "18446744073709551617", "0.5", "true",
+        '"auto"', '"\\u0061uto"', '"manual "', '"\\ud800"', '"\\u00e9"', "[true]", "{}",
+    ]
+)  # fmt: skip
+
+
+@given(raw=JSON_LINES)
+def test_values_parsed_from_json_lines_get_their_kinds_verdict(raw: str) -> None:
     """What a host actually receives: whatever json.loads made of a kv set's value."""
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return
-    for setting in ALL:
-        assert check_value(setting, value) is None or isinstance(check_value(setting, value), str)
+    value = json.loads(raw)
+    for setting in (TEXT, TOGGLE, NUMBER, SELECT):
+        reason = check_value(setting, value)
+        assert (reason is None) == _accepted(setting, value), (setting.key, raw)
+        assert reason is None or isinstance(reason, str)

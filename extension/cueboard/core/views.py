@@ -11,7 +11,7 @@ from typing import Any
 from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
 from cueboard.contract import SlotState
 from cueboard.i18n import Catalog
-from vxp.models._limits import (
+from vxp.limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
     KV_SOFT_QUOTA_BYTES,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..limits import check_name, utf8_len
 from ._base import domain_error
-from ._limits import check_name, utf8_len
 
 
 def name(value: str, what: str, code: str) -> str:

@@ -12,8 +12,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, Tag, field_validator, model_validator
 
-from ._base import Inbound, Outbound, domain_error, tag_of
-from ._limits import (
+from ..limits import (
     ASSET_DELAY_MAX_MS,
     ASSET_DELAY_MIN_MS,
     ASSET_KEY_RE,
@@ -21,6 +20,7 @@ from ._limits import (
     ASSET_MAX_FRAMES,
     ASSET_MAX_SIDE,
 )
+from ._base import Inbound, Outbound, domain_error, tag_of
 
 NAMESPACE = "assets"
 CAPABILITY: str | None = None

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Tag, field_validator
 
+from ..limits import GAIN_MAX, GAIN_MIN
 from ._base import Inbound, Outbound, domain_error, tag_of
-from ._limits import GAIN_MAX, GAIN_MIN
 
 NAMESPACE = "audio"
 CAPABILITY: str | None = "audio"

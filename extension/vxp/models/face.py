@@ -20,15 +20,15 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, Tag, field_validator, model_validator
 
-from . import _checks
-from ._base import Inbound, Outbound, domain_error, tag_of
-from ._limits import (
+from ..limits import (
     FACE_EXPRESSION_RE,
     FACE_MAX_AGE_MS,
     FACE_RATE_MAX,
     FACE_RATE_MIN,
     FACE_TEXT_MAX_BYTES,
 )
+from . import _checks
+from ._base import Inbound, Outbound, domain_error, tag_of
 
 NAMESPACE = "face"
 CAPABILITY: str | None = None

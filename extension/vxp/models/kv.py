@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, field_validator
 
+from ..limits import KV_KEY_MAX_BYTES, KV_VALUE_MAX_BYTES, json_size, utf8_len
 from ._base import Inbound, Outbound, domain_error, tag_of
-from ._limits import KV_KEY_MAX_BYTES, KV_VALUE_MAX_BYTES, json_size, utf8_len
 
 NAMESPACE = "kv"
 CAPABILITY: str | None = None

@@ -11,9 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, Tag, field_validator, model_validator
 
-from . import _checks
-from ._base import Inbound, Outbound, Since, domain_error, tag_of
-from ._limits import (
+from ..limits import (
     MEDIA_FPS_MAX,
     MEDIA_FPS_MIN,
     MEDIA_TITLE_MAX_BYTES,
@@ -21,6 +19,8 @@ from ._limits import (
     VOLUME_MAX,
     VOLUME_MIN,
 )
+from . import _checks
+from ._base import Inbound, Outbound, Since, domain_error, tag_of
 
 NAMESPACE = "media"
 CAPABILITY: str | None = "media"

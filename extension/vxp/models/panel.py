@@ -22,9 +22,9 @@ from pydantic import (
     field_validator,
 )
 
+from ..limits import ASSET_KEY_RE, I64_ABS_MAX, PANEL_SOURCE_MAX_BYTES, PROP_NAME_RE
 from . import _checks
 from ._base import Inbound, Outbound, Since, tag_of
-from ._limits import ASSET_KEY_RE, I64_ABS_MAX, PANEL_SOURCE_MAX_BYTES, PROP_NAME_RE
 
 NAMESPACE = "panel"
 CAPABILITY: str | None = None

@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, Tag, field_validator
 
+from ..limits import SECRET_MAX_BYTES
 from . import _checks
 from ._base import Inbound, Outbound, tag_of
-from ._limits import SECRET_MAX_BYTES
 
 NAMESPACE = "secrets"
 CAPABILITY: str | None = "secrets"

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, Tag, field_validator
 
+from ..limits import SETTING_KEY_RE
 from ._base import Inbound, Outbound, domain_error, tag_of
-from ._limits import SETTING_KEY_RE
 
 NAMESPACE = "settings"
 CAPABILITY: str | None = None

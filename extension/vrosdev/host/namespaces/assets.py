@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vxp.models._limits import (
+from vxp.limits import (
     ASSET_DELAY_MAX_MS,
     ASSET_DELAY_MIN_MS,
     ASSET_KEY_RE,

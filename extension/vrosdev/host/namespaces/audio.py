@@ -16,7 +16,7 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
-from vxp.models._limits import GAIN_MAX, GAIN_MIN
+from vxp.limits import GAIN_MAX, GAIN_MIN
 
 from .. import shapes as S
 from ..errors import DomainErr

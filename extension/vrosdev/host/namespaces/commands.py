@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vxp.models._limits import NAME_RE
+from vxp.limits import NAME_RE
 
 from .. import shapes as S
 from ..errors import DomainErr

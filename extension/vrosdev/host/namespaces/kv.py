@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vxp.models._limits import (
+from vxp.limits import (
     KV_KEY_MAX_BYTES,
     KV_SOFT_QUOTA_BYTES,
     KV_VALUE_MAX_BYTES,

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vxp.models._limits import NAME_RE, PANEL_SOURCE_MAX_BYTES, utf8_len
+from vxp.limits import NAME_RE, PANEL_SOURCE_MAX_BYTES, utf8_len
 
 from .. import errors as E
 from .. import shapes as S

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vxp.models._limits import SECRET_MAX_BYTES, utf8_len
+from vxp.limits import SECRET_MAX_BYTES, utf8_len
 
 from .. import shapes as S
 from ..errors import DomainErr

@@ -12,17 +12,18 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from ..settings import Settings
+from cueboard.settings import Settings
+
 from . import content
 
 HERE = Path(__file__).resolve().parent
 # The user's settings (the manifest's [[settings]]); other kv keys are Cueboard's own records.
 SETTING_KEYS = frozenset(f.name for f in fields(Settings))
-REPO = HERE.parents[2]
+REPO = HERE.parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cueboard.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m cueboard_demo", description=__doc__)
     parser.add_argument("--out", type=Path, default=REPO / "demo-out")
     parser.add_argument("--preview", action="store_true", help="open the live preview instead")
     parser.add_argument(
