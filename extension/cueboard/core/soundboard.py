@@ -187,6 +187,12 @@ class Soundboard:
                 return []
             if outcome.rule is not None and outcome.rule.action is Action.MAKE_ROOM:
                 return self._cache_full(st, outcome.now)
+            if _transient(outcome):  # not the file's fault: loaded again on the next occasion
+                st.status = "idle"
+                self.changed = True
+                pressed, st.press_at = st.press_at is not None, None
+                has_notice = outcome.rule is not None and outcome.rule.notice is not None
+                return [notice_for(outcome, name=st.sound.name)] if pressed and has_notice else []
             return self._failed(st, outcome)
 
         return self._tracker.request(
@@ -339,6 +345,8 @@ class Soundboard:
             return self.ensure_loaded(rel, outcome.now, pressed=True)
         if not outcome.ok and action is not Action.RECONCILE:
             st.reloaded = False
+            if outcome.rule is None or outcome.rule.notice is None:
+                return []  # logged by the tracker
             channel = "mic" if outcome.code == "no_endpoint" else ""
             return [notice_for(outcome, name=st.sound.name, channel=channel)]
         st.reloaded = False
@@ -434,3 +442,11 @@ class Soundboard:
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
         self.changed = True
+
+
+def _transient(outcome: Outcome) -> bool:
+    """A failure that says nothing about the file: the host was busy, lost or unreadable."""
+    rule = outcome.rule
+    if rule is not None and rule.action is Action.RETRY:
+        return True  # retried as often as the policy allows; later may work
+    return outcome.failure is not None and outcome.failure.kind in ("closed", "timeout")
