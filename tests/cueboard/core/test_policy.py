@@ -52,6 +52,13 @@ def _toast(d: Driver) -> None:
     _press(d)
 
 
+def _looping_press(d: Driver) -> None:
+    d.click("dash-tab", "set-sound-looping", "01 Beep.wav", True)
+    _press(d)
+
+
+DASH_SHOWN = events.PanelShown(event="panel_shown", panel="dash-tab")
+
 # What makes the core send each kind, after a healthy start-up; None: the start-up itself.
 SCENARIOS: dict[str, Callable[[Driver], None] | None] = {
     "settings.list": None,
@@ -67,13 +74,7 @@ SCENARIOS: dict[str, Callable[[Driver], None] | None] = {
     "audio.play": _press,
     "audio.stop": _after_a_play(lambda d: d.click("overlay", "stop-sound", "01 Beep.wav")),
     "audio.stop_all": _after_a_play(lambda d: d.invoke("stop-all")),
-    "audio.get_status": lambda d: (
-        (
-            d.click("dash-tab", "set-sound-looping", "01 Beep.wav", True),
-            _press(d),
-        )
-        and None
-    ),
+    "audio.get_status": _looping_press,
     "audio.unload": _cache_full,
     "audio.list_channels": lambda d: d.event(
         events.PanelShown(event="panel_shown", panel="dash-tab")
