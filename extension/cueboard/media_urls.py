@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from cueboard.i18n import msgid
-from vxp import Secret
+from vxp.secret import Secret
 
 # The page's limits (MED-11), counted in UTF-8 bytes as vrOS does.
 URL_MAX_BYTES = 8 * 1024

@@ -1,0 +1,331 @@
+"""The deck's steps on the media namespace: open, reload, set, close, reconcile, restore.
+
+Each step is a generator (see :mod:`.context`) that changes the slots only from the answers it
+gets. What a final failure means is decided here: ``no_such_session`` on ``set``, ``reload`` or
+``status`` opens the slot again cleanly (the host lost it, readings R21); ``busy`` and the other
+domain codes are told to the user and not repeated; an ``open`` whose outcome is unknown
+leaves the slot *unsettled* for the next snapshot to decide (:mod:`.state`), never sent again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from cueboard.contract import StatusLevel
+from cueboard.core.effects import HostFailure, Log, Notice
+from cueboard.i18n import msgid
+from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url
+
+from . import notices
+from .context import (
+    CONTROLS_ON_PLAYER_SINCE,
+    NATIVE_CONTROLS_SINCE,
+    RELOAD_TITLE_SINCE,
+    DeckState,
+    Step,
+    ask,
+)
+from .slots import PendingOpen, SessionOptions, Slot, observe
+from .storage import keep_url as keep_url
+from .storage import kv_get, kv_slot_key, save_slot, secret_get
+
+
+def fail(state: DeckState, failure: HostFailure, title: str) -> Step[Notice]:
+    meaning = notices.meaning(failure, title)
+    state.unsupported = state.unsupported or meaning.unsupported
+    state.denied = state.denied or meaning.denied
+    if meaning.log is not None:
+        yield meaning.log
+    return meaning.notice
+
+
+def refusal(state: DeckState) -> Step[Notice | None]:
+    """What to tell a user whose action cannot be sent: nothing on a host without media (the
+    deck is hidden there), "media needs vrOS on Windows" after ``unsupported``."""
+    if not state.media_available():
+        yield Log(logging.DEBUG, "media request skipped: the deck is hidden on this host")
+        return None
+    return notices.unsupported()
+
+
+def _no_such_session(failure: HostFailure) -> bool:
+    return failure.kind == "domain" and failure.code == "no_such_session"
+
+
+def settable(state: DeckState, changes: Mapping[str, Any]) -> dict[str, Any]:
+    wire = dict(changes)
+    if not state.host_at_least(CONTROLS_ON_PLAYER_SINCE):
+        wire.pop("controls_on_player", None)  # hidden before 1.7, never sent (readings R23)
+    return wire
+
+
+def _open_fields(state: DeckState, opts: SessionOptions, native: bool) -> dict[str, Any]:
+    fields = settable(
+        state,
+        {
+            "paused": opts.paused,
+            "volume_pct": opts.volume_pct,
+            "muted": opts.muted,
+            "show_video": opts.show_video,
+            "max_fps": opts.max_fps,
+            "controls_on_player": opts.controls_on_player,
+        },
+    )
+    if state.host_at_least(NATIVE_CONTROLS_SINCE):
+        fields["native_controls"] = native
+    return fields
+
+
+def open_into(
+    state: DeckState,
+    slot: Slot,
+    checked: CheckedUrl,
+    title: str,
+    opts: SessionOptions,
+    native: bool,
+    *,
+    from_fields: bool = False,
+) -> Step[Notice | None]:
+    """One ``open`` for a slot with no session; on success the slot is live and kept."""
+    from vxp.models import media
+
+    if slot.session is not None or slot.unsettled is not None:
+        return notices.pending(title) if slot.unsettled else notices.busy(slot.title)
+    if not state.sendable():
+        return (yield from refusal(state))
+    fields = _open_fields(state, opts, native)
+    got = yield from ask(
+        state,
+        "media",
+        lambda: media.MediaOpen(key=slot.key, url=checked.url.reveal(), title=title, **fields),
+        media.MediaOpened,
+        user_asked=from_fields,
+    )
+    if isinstance(got, HostFailure):
+        if got.outcome_unknown:
+            code = notices.failure_code(got)
+            slot.unsettled = PendingOpen(checked, title, opts, native, from_fields, code)
+            yield Log(
+                logging.INFO, f"{slot.key}: open outcome unknown ({code}); awaiting a snapshot"
+            )
+            return notices.meaning(got, title).notice if got.kind == "closed" else None
+        if slot.in_use and got.kind == "domain":
+            slot.error_code = str(got.code)
+        return (yield from fail(state, got, title))
+    native = native and state.host_at_least(NATIVE_CONTROLS_SINCE)
+    slot.become_live(checked, title, opts, native, got.session, got.source_generation)
+    seen = state.last_rows.get(got.session)
+    if seen is not None and seen.generation >= slot.generation:
+        slot.observed, slot.confirmed = seen, True
+    yield Log(logging.INFO, f"{slot.key} opened: source_generation {slot.generation}")
+    if from_fields:
+        state.url_clear += 1
+    yield from keep_url(state, slot, checked)
+    return None
+
+
+def reopen(state: DeckState, slot: Slot, *, quiet: bool = False) -> Step[Notice | None]:
+    """The host lost the session (a restart, a new connection): open it again cleanly."""
+    slot.drop_session()
+    if slot.url is None:
+        return None
+    try:
+        checked = check_url(slot.url)
+    except DeckInputError:
+        slot.url = None
+        return None
+    failed = yield from open_into(
+        state, slot, checked, slot.title, slot.options, slot.native_controls
+    )
+    if failed is not None or quiet:
+        return failed
+    return Notice(msgid("media.error.session_lost"), StatusLevel.INFO, {"title": slot.title})
+
+
+def reload_live(
+    state: DeckState, slot: Slot, checked: CheckedUrl, name: str
+) -> Step[Notice | None]:
+    from vxp.models import media
+
+    session = slot.session
+    if session is None:
+        return None
+    send_title = name if state.host_at_least(RELOAD_TITLE_SINCE) else None
+    got = yield from ask(
+        state,
+        "media",
+        lambda: media.MediaReload(session=session, url=checked.url.reveal(), title=send_title),
+        media.MediaApplied,
+        user_asked=True,
+    )
+    if isinstance(got, HostFailure):
+        if _no_such_session(got):
+            slot.drop_session()
+            opts, native = slot.options, slot.native_controls
+            return (
+                yield from open_into(state, slot, checked, name, opts, native, from_fields=True)
+            )
+        if got.outcome_unknown and slot.session == session:
+            slot.generation_unsure = True  # the source may have changed: the snapshot says
+        return (yield from fail(state, got, slot.title))
+    if slot.session == session:
+        old = slot.generation
+        slot.generation = max(slot.generation, got.source_generation)
+        yield Log(
+            logging.INFO, f"{slot.key} reloaded: source_generation {old} -> {slot.generation}"
+        )
+        slot.observed, slot.ended = None, False
+        seen = state.last_rows.get(session)
+        if seen is not None and seen.generation >= slot.generation:
+            slot.observed = seen
+    slot.title, slot.url = name, checked.url
+    state.url_clear += 1
+    yield from keep_url(state, slot, checked)
+    return None
+
+
+def close(state: DeckState, slot: Slot) -> Step[Notice | None]:
+    """Close a slot's session and forget the slot (its kv record and kept URL too)."""
+    from vxp.models import media
+
+    from .storage import forget
+
+    session = slot.session
+    if session is not None and state.sendable():
+        got = yield from ask(
+            state, "media", lambda: media.MediaClose(session=session), media.MediaClosed
+        )
+        if isinstance(got, HostFailure) and not _no_such_session(got):  # gone: closing is done
+            return (yield from fail(state, got, slot.title))
+    kept = slot.url_reason is None and slot.url is not None
+    yield Log(logging.INFO, f"{slot.key} closed")
+    state.slots[slot.key] = Slot(slot.key)
+    yield from forget(state, slot.key, kept)
+    return None
+
+
+def set_slot(state: DeckState, slot: Slot, changes: Mapping[str, Any]) -> Step[Notice | None]:
+    """Apply option changes to a slot: to its session when live, to its record always."""
+    from vxp.models import media
+
+    slot.options = replace(slot.options, **changes)
+    wire = settable(state, changes)
+    session = slot.session
+    if session is not None and wire and state.sendable():
+        got = yield from ask(
+            state,
+            "media",
+            lambda: media.MediaSet(session=session, **wire),
+            media.MediaApplied,
+            user_asked=True,
+        )
+        if isinstance(got, HostFailure):
+            if _no_such_session(got):
+                notice = yield from reopen(state, slot)
+                yield from save_slot(state, slot)
+                return notice
+            return (yield from fail(state, got, slot.title))
+        if slot.session == session:
+            slot.generation = max(slot.generation, got.source_generation)
+    yield from save_slot(state, slot)
+    return None
+
+
+def reconcile(state: DeckState, slot: Slot) -> Step[Notice | None]:
+    """A slot that had a session before a reconnect: ask ``status`` (sessions end with their
+    connection, readings R21, so this usually answers no_such_session and the slot is opened
+    again with its held URL)."""
+    from vxp.models import media
+
+    session = slot.session
+    if session is None:
+        return None
+    if not state.sendable():
+        slot.drop_session()
+        return None
+    got = yield from ask(
+        state, "media", lambda: media.MediaStatus(session=session), media.MediaStatusReply
+    )
+    if isinstance(got, HostFailure):
+        if _no_such_session(got):
+            return (yield from reopen(state, slot, quiet=True))
+        if got.kind == "domain":
+            slot.drop_session()
+        return (yield from fail(state, got, slot.title))
+    if slot.session == session:
+        seen = observe(got)
+        slot.generation = max(slot.generation, seen.generation)
+        slot.observed, slot.confirmed = seen, True
+    return None
+
+
+def restore(state: DeckState, slot: Slot) -> Step[Notice | None]:
+    """A slot kept by the last run: its record, its URL if kept, and an open with it."""
+    record = yield from kv_get(state, kv_slot_key(slot.key))
+    if not isinstance(record, dict) or slot.in_use or slot.unsettled is not None:
+        return None
+    meta: dict[str, Any] = record  # pyright: ignore[reportUnknownVariableType]
+    from .storage import fields_of
+
+    try:
+        title = check_title(str(meta.get("title", "")))
+    except DeckInputError:
+        title = ""
+    slot.in_use = True
+    slot.title = title or slot.key
+    slot.options = replace(SessionOptions(), **fields_of(meta, SessionOptions))
+    slot.native_controls = meta.get("native_controls") is True
+    reason = meta.get("url_reason")
+    slot.url_reason = reason if isinstance(reason, str) else None
+    if slot.url_reason is None:
+        slot.url = yield from secret_get(state, slot.key)
+        if slot.url is None and not state.secrets_granted():
+            slot.url_reason = msgid("media.reason.no_grant")
+        elif slot.url is None:
+            slot.url_reason = msgid("media.reason.not_persistable")
+    if slot.url is None:
+        return Notice(
+            msgid("media.url_not_kept"),
+            StatusLevel.INFO,
+            {"title": slot.title},
+            {"reason": slot.url_reason or msgid("media.reason.not_persistable")},
+        )
+    try:
+        checked = check_url(slot.url)
+    except DeckInputError:
+        slot.url = None
+        return None
+    return (
+        yield from open_into(state, slot, checked, slot.title, slot.options, slot.native_controls)
+    )
+
+
+def each_slot(
+    state: DeckState, step: Callable[[DeckState, Slot], Step[Notice | None]]
+) -> Step[list[Notice]]:
+    """``step`` on every slot in order, with the notices they gave, each once."""
+    said: list[Notice] = []
+    for key in list(state.slots):
+        notice = yield from step(state, state.slots[key])
+        if notice is not None and notice not in said:
+            said.append(notice)
+    return said
+
+
+__all__ = [
+    "close",
+    "each_slot",
+    "fail",
+    "keep_url",
+    "open_into",
+    "reconcile",
+    "refusal",
+    "reload_live",
+    "reopen",
+    "restore",
+    "set_slot",
+    "settable",
+]
