@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from random import Random
-from typing import Any
 
 from cueboard.commands import STATIC_COMMANDS, favourite_command
 from cueboard.contract import StatusLevel
@@ -22,13 +21,12 @@ from cueboard.settings import Settings
 from vxp.models import assets, bus, commands, settings
 
 from . import handlers
-from .effects import Effect, Failure, Log, Notice, Reply, Tick, Tickets, Wake
+from .deck import DeckCore, HostFacts, deck_props
+from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .icons import IconsDecoded, IconsModel
 from .inputs import (
     CatalogLoaded,
     Connected,
-    DeckProps,
-    DeckUpdate,
     Disconnected,
     Exit,
     FolderChanged,
@@ -44,7 +42,7 @@ from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
 from .soundboard import Soundboard
-from .tracker import RETRY_WAKE, Outcome, Tracker
+from .tracker import RETRY_WAKE, Outcome, Tracker, outcome_input
 from .views import dash_values, overlay_values, usage_values
 
 __all__ = ["CueboardCore"]
@@ -69,6 +67,8 @@ class CueboardCore:
         self.props = PropsModel(self.tracker, start_hidden=[TOAST_PANEL])
         self.props.blocked.add(TOAST_PANEL)
         self.icons = IconsModel(self.tracker)
+        self.deck = DeckCore(self.tickets)
+        self.host_facts: HostFacts | None = None
         self.panel_events = PanelEvents()
         self.catalog: Catalog | None = None  # the welcome's locale, from Connected
         self.data_home = data_home
@@ -83,7 +83,6 @@ class CueboardCore:
         self.selected: str | None = None
         self.exiting = False
         self.now = 0.0  # the clock value of the input being handled
-        self.deck_render: Any = None
         self._toast_defined = False
         self._toast_until = 0.0
         self._views_at: float | None = None
@@ -118,8 +117,6 @@ class CueboardCore:
                 self.props.set_texts(catalog)
                 self._dirty = True
                 out = []
-            case DeckUpdate():
-                out = self._deck(item)
             case _:
                 out = handlers.event(self, item, now)
         return self._after(out, now)
@@ -195,6 +192,7 @@ class CueboardCore:
         self.granted_bus = tuple(granted.bus)
         self.content_root = c.welcome.content_root
         self.catalog = c.catalog
+        self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
         self._toast_defined = False
         self.props.blocked.add(TOAST_PANEL)
         if self.board.status is not None and self.board.status.key == "status.reconnecting":
@@ -228,6 +226,8 @@ class CueboardCore:
         self.props.resend_all()
         out += self.refresh(now, flush=True)
         out += self._subscribe(now)
+        if self.host_facts is not None:
+            out += self.deck_effects(self.deck.connected(self.host_facts), now)
         out += self.prefs.load(now)
         if self.prefs.loaded:
             out += self.rescan("start")
@@ -350,20 +350,28 @@ class CueboardCore:
                 )
             )
         self.props.update("dash-tab", dash)
-        if self.deck_render is not None:
-            rendered: DeckProps = self.deck_render(cat)
-            for panel, values in rendered.items():
-                for name, wire in values.items():
-                    self.props.set_wire(panel, name, wire)
+        for panel, values in deck_props(self.deck.view(), cat).items():
+            for name, wire in values.items():
+                self.props.set_wire(panel, name, wire)
         if not self.connected:
             return []
         return self.props.flush(now) if flush else self.props.due(now)
 
-    def _deck(self, update: DeckUpdate) -> list[Effect]:
-        if update.render is not None:
-            self.deck_render = update.render
+    # -- the media deck -------------------------------------------------------------------
+
+    def deck_effects(self, effects: list[Effect], now: float) -> list[Effect]:
+        """The deck's requests go through the tracker like every other; their final outcome
+        goes back to the deck."""
+        out: list[Effect] = []
+        for effect in effects:
+            if isinstance(effect, Send):
+                self.tracker.track(effect, now, self._deck_outcome)
+            out.append(effect)
         self._dirty = True
-        return list(update.notices)
+        return out
+
+    def _deck_outcome(self, outcome: Outcome) -> list[Effect]:
+        return self.deck_effects(self.deck.outcome(outcome_input(outcome)), outcome.now)
 
     # -- what a play tells others ---------------------------------------------------------
 

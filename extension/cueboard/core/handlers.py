@@ -13,7 +13,7 @@ from cueboard.commands import MAX_FAVOURITES, favourite_command, slot_of, slugif
 from vxp.models import audio, commands, events, kv
 
 from .effects import Effect, Log
-from .inputs import DeckCall, LoadCatalog
+from .inputs import LoadCatalog
 from .tracker import Outcome
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ __all__ = ["event", "register"]
 
 def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
     board = core.board
+    deck = core.deck.event(item)
+    if deck is not None:  # media_snapshot, media_control
+        return core.deck_effects(deck, now)
     match item:
         case events.CommandInvoked(command=command):
             return on_command(core, command, now)
@@ -317,7 +320,7 @@ def register(core: CueboardCore) -> None:
 
 
 def _register_deck(core: CueboardCore) -> None:
-    """The deck's callbacks become :class:`DeckCall` effects (their arguments may hold a URL)."""
+    """The deck's callbacks, handed to the deck's core (their arguments may hold a URL)."""
     on = core.panel_events.on
     calls: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
         ("overlay", "media-open"): ("open", ()),
@@ -338,6 +341,7 @@ def _register_deck(core: CueboardCore) -> None:
         ) -> list[Effect]:
             positional = args[: len(args) - len(named)]
             options = dict(zip(named, args[len(args) - len(named) :], strict=True))
-            return [DeckCall(method, positional, options or None)]
+            effects: list[Effect] = getattr(core.deck, method)(*positional, **options)
+            return core.deck_effects(effects, core.now)
 
         on(panel, callback)(call)

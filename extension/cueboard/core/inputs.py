@@ -3,23 +3,17 @@ jobs the core asks the runtime's workers to do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from cueboard.contract import WireValue
 from cueboard.i18n import Catalog
 from cueboard.library import Library
 from vxp.models.handshake import Welcome
-
-from .effects import Notice
+from vxp.version import Version
 
 __all__ = [
     "CatalogLoaded",
     "Connected",
-    "DeckCall",
-    "DeckUpdate",
     "Disconnected",
     "Exit",
     "FolderChanged",
@@ -28,9 +22,6 @@ __all__ = [
     "Scanned",
     "Watch",
 ]
-
-type DeckProps = Mapping[str, Mapping[str, WireValue]]
-
 
 # -- inputs ---------------------------------------------------------------------------------
 
@@ -41,6 +32,7 @@ class Connected:
 
     welcome: Welcome
     ext_id: str
+    version: Version  # the host's
     catalog: Catalog
 
 
@@ -67,14 +59,6 @@ class CatalogLoaded:
     catalog: Catalog
 
 
-@dataclass(frozen=True, slots=True)
-class DeckUpdate:
-    """The media deck's state changed: its props (rendered in a catalog) and its notices."""
-
-    render: Callable[[Catalog], DeckProps] | None = None
-    notices: tuple[Notice, ...] = ()
-
-
 # -- jobs -----------------------------------------------------------------------------------
 
 
@@ -96,18 +80,6 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class LoadCatalog:
     locale: str
-
-
-@dataclass(frozen=True, slots=True)
-class DeckCall:
-    """A user action for the media deck: its method and arguments (may hold a URL)."""
-
-    method: str
-    args: tuple[Any, ...] = ()
-    options: Mapping[str, Any] | None = None
-
-    def __repr__(self) -> str:
-        return f"DeckCall({self.method})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from vxp.prepared import Prepared
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .policy import MAX_RETRIES, Action, Rule, backoff, rule_for
 
-__all__ = ["Done", "Outcome", "Tracker"]
+__all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
 
 RETRY_WAKE = "retry:"
 
@@ -130,7 +130,8 @@ class Tracker:
         pending = self._pending.get(reply.ticket)
         if pending is None or pending.waiting:
             return []
-        if pending.expect is not None and not isinstance(reply.result, pending.expect):
+        unknown = type(reply.result).__name__.endswith("Unknown")  # a tag from a newer host
+        if unknown or (pending.expect is not None and not isinstance(reply.result, pending.expect)):
             tag = getattr(reply.result, "result", None)
             code = tag if isinstance(tag, str) else None
             return self.on_failure(Failure(reply.ticket, HostFailure("unreadable", code)), now)
@@ -190,6 +191,13 @@ class Tracker:
         if not any(isinstance(e, Notice | Log) for e in out):
             out = [*out, *default_report(outcome)]
         return out
+
+
+def outcome_input(outcome: Outcome) -> Reply | Failure:
+    """An outcome as the Reply or Failure a component that keeps its own tickets reads."""
+    if outcome.failure is None:
+        return Reply(outcome.send.ticket, outcome.result)
+    return Failure(outcome.send.ticket, outcome.failure)
 
 
 def default_report(outcome: Outcome) -> list[Effect]:

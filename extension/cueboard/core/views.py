@@ -17,6 +17,7 @@ from vxp.limits import (
     KV_SOFT_QUOTA_BYTES,
 )
 
+from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, grid_values, page_of
 from .soundboard import Soundboard
@@ -37,11 +38,7 @@ def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
 
 def notice_text(cat: Catalog, notice: Notice | None) -> str:
     """A notice in the user's language (its refs are catalog keys translated first)."""
-    if notice is None:
-        return ""
-    params: dict[str, object] = dict(notice.params)
-    params.update({name: cat.t(key) for name, key in notice.refs.items()})
-    return cat.t(notice.key, **params)
+    return "" if notice is None else deck_notice_text(notice, cat)
 
 
 def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> dict[str, Any]:

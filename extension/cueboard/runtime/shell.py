@@ -24,7 +24,6 @@ from cueboard.core.icons import DecodeIcons
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
-    DeckCall,
     Exit,
     LoadCatalog,
     Scan,
@@ -32,7 +31,6 @@ from cueboard.core.inputs import (
 )
 from cueboard.i18n import Catalog
 
-from .deck import DeckDriver
 from .failures import failure_of
 from .workers import Workers
 
@@ -46,7 +44,6 @@ class Shell:
         self.client: vxp.Client | None = None
         self.exit_code: int | None = None
         self.workers = Workers(self.feed)
-        self.deck = DeckDriver(self.feed)
         self._timers: dict[str, float] = {}
         self._timer_changed: anyio.Event | None = None
         self._tg: anyio.abc.TaskGroup | None = None
@@ -89,8 +86,6 @@ class Shell:
                     tg.start_soon(self.workers.decode, effect)
                 case LoadCatalog(locale=locale):
                     self.feed(CatalogLoaded(Catalog.load(locale)))
-                case DeckCall() if tg is not None:
-                    tg.start_soon(self.deck.call, effect)
                 case Exit(code=code):
                     self.exit_code = code
                     if self._scope is not None:
@@ -141,12 +136,10 @@ class Shell:
                 self._scope = scope
                 tg.start_soon(self._timer)
                 tg.start_soon(self.workers.watcher)
-                self.feed(Connected(client.welcome, client.ext_id, catalog))
+                welcome = client.welcome
+                self.feed(Connected(welcome, client.ext_id, client.host_version, catalog))
                 try:
-                    await self.deck.attach(client)
                     async for event in client.events():
-                        if await self.deck.handle_event(event):
-                            continue
                         self.feed(event)
                 except* vxp.ConnectionClosed as group:
                     lost = _first(group)

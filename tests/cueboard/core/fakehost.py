@@ -18,7 +18,6 @@ from cueboard.core.icons import DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
-    DeckCall,
     Exit,
     LoadCatalog,
     Scan,
@@ -29,6 +28,7 @@ from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
 from vxp.models import assets, audio, bus, commands, events, kv, panel, settings
 from vxp.models.handshake import Granted, Welcome
+from vxp.version import Version
 
 EXT_ID = "com.cueboard.soundboard"
 ROOT = Path("/content/Cueboard/Sounds")
@@ -195,7 +195,7 @@ class Driver:
                     queue += self.core.handle(CatalogLoaded(Catalog.load(locale)), self.now)
                 case Exit(code=code):
                     self.exit = code
-                case Watch() | DeckCall():
+                case Watch():
                     self.jobs.append(effect)
                 case _:
                     raise AssertionError(f"an effect the runtime does not know: {effect!r}")
@@ -221,7 +221,8 @@ class Driver:
             locale=self.locale,
             content_root="/content",
         )
-        self.feed(Connected(welcome, EXT_ID, Catalog.load(self.locale)))
+        version = Version.parse(welcome.vxp_version)
+        self.feed(Connected(welcome, EXT_ID, version, Catalog.load(self.locale)))
         self.advance(settle)
 
     def event(self, event: object, settle: float = 0.0) -> None:

@@ -1,7 +1,5 @@
-"""The deck's checks, messages and props without a host (the deck itself: tests/e2e).
-
-MED-11 (url and title limits), MED-12 (the URL never in a message), MED-13 (option ranges),
-and the deck props against cueboard.contract.
+"""The deck's parts: URL and title limits (MED-11), the URL never in a message (MED-12),
+option ranges (MED-13), notices, and the deck props against cueboard.contract.
 """
 
 from __future__ import annotations
@@ -11,19 +9,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cueboard.contract import DASH_TAB, OVERLAY, MediaMode, Playback, StatusLevel, Video
-from cueboard.i18n import Catalog
-from cueboard.media_deck import (
+from cueboard.core.deck import (
     FALLBACK_TEXT,
     DeckOptions,
     DeckView,
-    Notice,
     SlotView,
     check_options,
     dash_deck_props,
     deck_props,
     kv_slot_key,
+    notice_text,
     overlay_deck_props,
 )
+from cueboard.core.effects import Notice
+from cueboard.i18n import Catalog
 from cueboard.media_urls import (
     SECRET_MAX_BYTES,
     URL_MAX_BYTES,
@@ -163,11 +162,10 @@ def test_an_unknown_option_is_a_programming_error() -> None:
 
 def test_notices_render_from_the_catalog_or_the_fallback_text() -> None:
     known = Notice("media.error.code", StatusLevel.ERROR, {"title": "Clip", "code": "open_failed"})
-    assert known.text(EN) == "Clip: media error (open_failed)."
+    assert notice_text(known, EN) == "Clip: media error (open_failed)."
     for key in FALLBACK_TEXT:
-        text = Notice(
-            key, params={"title": "T", "limit": 8192, "option": "max_fps", "min": 1, "max": 120}
-        ).text(EN)
+        params = {"title": "T", "limit": 8192, "option": "max_fps", "min": 1, "max": 120}
+        text = notice_text(Notice(key, params=params), EN)
         assert text != key and "{" not in text
     not_kept = Notice(
         "media.url_not_kept",
@@ -175,7 +173,9 @@ def test_notices_render_from_the_catalog_or_the_fallback_text() -> None:
         {"title": "Night"},
         {"reason": "media.reason.not_persistable"},
     )
-    assert not_kept.text(EN) == "Night: paste the URL again (this vrOS cannot store secrets)."
+    assert (
+        notice_text(not_kept, EN) == "Night: paste the URL again (this vrOS cannot store secrets)."
+    )
 
 
 def test_kv_keys_never_hold_more_than_the_slot_number() -> None:
