@@ -104,34 +104,36 @@ COMMON: Mapping[Code, Rule] = {
     "*": FINAL,  # a code this table does not know (a newer host)
 }
 
-_READ: Mapping[Code, Rule] = {"internal": RETRY}
+# A request sent twice does no harm: an answer this version cannot read is worth another try.
+_TWICE: Mapping[Code, Rule] = {"internal": RETRY, "unreadable": RETRY}
 
 _ROWS: dict[str, dict[Code, Rule]] = {
     # kv: whole records, so a write sent twice is harmless
-    "kv.get": {**_READ},
-    "kv.list": {**_READ},
+    "kv.get": {**_TWICE},
+    "kv.list": {**_TWICE},
     "kv.set": {
-        "internal": RETRY,
+        **_TWICE,
         "key_too_large": FINAL,
         "value_too_large": FINAL,
         "invalid_value": FINAL,  # docs/protocol-notes.md#r9
     },
-    "kv.delete": {"internal": RETRY, "key_too_large": FINAL},
-    "settings.list": {"internal": RETRY, "no_schema": QUIET, "no_such_key": QUIET},
-    "commands.register": {"internal": RETRY, "invalid_name": FINAL},
-    "commands.unregister": {"internal": RETRY, "invalid_name": FINAL},
-    "bus.subscribe": {"internal": RETRY, "not_allowed": FINAL},
+    "kv.delete": {**_TWICE, "key_too_large": FINAL},
+    "settings.list": {**_TWICE, "no_schema": QUIET, "no_such_key": QUIET},
+    "commands.register": {**_TWICE, "invalid_name": FINAL},
+    "commands.unregister": {**_TWICE, "invalid_name": FINAL},
+    "bus.subscribe": {**_TWICE, "not_allowed": FINAL},
     "bus.publish": {"internal": QUIET, "not_allowed": QUIET, -32603: QUIET},
     # props: a frame sent again could land after a newer one; the next change resends instead
     "panel.props": {"no_such_panel": QUIET, "internal": QUIET, -32603: QUIET},
     "panel.define": {
-        "internal": RETRY,
+        **_TWICE,
         "not_allowed": FINAL,
         "compile_failed": FINAL,
         "source_too_large": FINAL,
         "invalid_name": FINAL,
     },
     "assets.put": {
+        "unreadable": RETRY,
         "budget_full": RETRY_BUSY,
         "too_large": FINAL,
         "too_many_frames": FINAL,
@@ -140,7 +142,7 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     },
     "assets.remove": {"bad_key": QUIET},
     "audio.pre_arm": {
-        "internal": RETRY,
+        **_TWICE,
         "no_endpoint": Rule(Action.FINAL, msgid("status.no_endpoint")),
         "unknown_channel": FINAL,
     },
@@ -167,8 +169,8 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     "audio.stop": {"internal": PRESS, -32603: PRESS, "unknown_sound": QUIET},
     "audio.stop_all": {"internal": PRESS, -32603: PRESS},
     "audio.get_status": {"internal": QUIET, -32603: QUIET},  # asked again within a second
-    "audio.list_channels": {**_READ},
-    "audio.list_devices": {**_READ},
+    "audio.list_channels": {**_TWICE},
+    "audio.list_devices": {**_TWICE},
     # media: busy is not transient (docs/protocol-notes.md#r15); an open is never sent twice
     "media.open": {
         -32603: RECONCILE,

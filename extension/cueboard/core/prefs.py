@@ -110,9 +110,9 @@ class Prefs:
         return self._tracker.request(now, "kv", kv.KvList, expect=kv.KvKeys, done=self._listed)
 
     def _listed(self, outcome: Outcome) -> list[Effect]:
-        if not outcome.ok:
-            self.loading = False  # tried again on the next connection
-            return []
+        if not outcome.ok:  # read again with the next connection; go on without them meanwhile
+            self.loading = False
+            return self._on_loaded(outcome.now)
         keys: list[str] = outcome.result.keys
         now = outcome.now
         out: list[Effect] = []
