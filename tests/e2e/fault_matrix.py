@@ -14,6 +14,7 @@ failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a bounded sam
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -173,7 +174,8 @@ def cases(pairs: Iterable[tuple[str, str]]) -> list[Case]:
 def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
     method, op, code, mode = case
     name = f"{method}.{op}={code}@{mode}"
-    folder = work / name.replace("/", "_").replace("=", "_").replace("@", "_")
+    # short: the endpoint's socket path (at most 107 bytes) lives under it
+    folder = work / hashlib.sha1(name.encode()).hexdigest()[:10]
     rc, output, transcript = run_vrosdev(
         folder, session_script() + TAIL, content_root, ["--fault", name]
     )
