@@ -42,17 +42,17 @@ from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
 from .soundboard import Soundboard
+from .toast import PANEL as TOAST_PANEL
+from .toast import Toast
 from .tracker import RETRY_WAKE, Outcome, Tracker, outcome_input
 from .views import dash_values, overlay_values, usage_values
 
 __all__ = ["CueboardCore"]
 
 LIFECYCLE = "vr.lifecycle"
-TOAST_PANEL = "now-playing"
-TOAST_SHOW_S = 2.5
 STATUS_RECONCILE_S = 1.0
 EXIT_GRACE_S = 0.8  # shutting_down: flush, then exit well within the host's grace
-VIEWS, STATUS, TOAST, EXIT = "views", "status", "toast", "exit"
+VIEWS, STATUS, EXIT = "views", "status", "exit"
 
 
 class CueboardCore:
@@ -65,14 +65,13 @@ class CueboardCore:
         self.prefs = Prefs(self.tracker, self._prefs_loaded)
         self.board = Soundboard(self.tracker, self.prefs)
         self.props = PropsModel(self.tracker, start_hidden=[TOAST_PANEL])
-        self.props.blocked.add(TOAST_PANEL)
+        self.toast = Toast(self.tracker, self.props, toast_source)
         self.icons = IconsModel(self.tracker)
         self.deck = DeckCore(self.tickets)
         self.host_facts: HostFacts | None = None
         self.panel_events = PanelEvents()
         self.catalog: Catalog | None = None  # the welcome's locale, from Connected
         self.data_home = data_home
-        self.toast_source = toast_source
         self.connected = False
         self.ext_id = ""
         self.granted_overlays = False
@@ -83,8 +82,6 @@ class CueboardCore:
         self.selected: str | None = None
         self.exiting = False
         self.now = 0.0  # the clock value of the input being handled
-        self._toast_defined = False
-        self._toast_until = 0.0
         self._views_at: float | None = None
         self._status_at: float | None = None
         self._dirty = False
@@ -167,13 +164,11 @@ class CueboardCore:
             self._status_at = None
             out: list[Effect] = []
             self.board.expire(now)
-            if self._toast_until and now >= self._toast_until:
-                self._toast_until = 0.0
-                self.props.update(TOAST_PANEL, {"showing": False})
-                self._dirty = True
+            showing = self.toast.expire(now)
+            self._dirty = True
             if self.connected:
                 out += self.board.reconcile(now)
-            if self._toast_until:
+            if showing:
                 self._status_at = now + STATUS_RECONCILE_S
                 out.append(Wake(STATUS, self._status_at))
             return out
@@ -193,8 +188,7 @@ class CueboardCore:
         self.content_root = c.welcome.content_root
         self.catalog = c.catalog
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
-        self._toast_defined = False
-        self.props.blocked.add(TOAST_PANEL)
+        self.toast.connected()
         if self.board.status is not None and self.board.status.key == "status.reconnecting":
             self.board.status = None
         return self.tracker.request(
@@ -392,31 +386,11 @@ class CueboardCore:
     def _toast(self, name: str, now: float) -> list[Effect]:
         if not self.board.settings.now_playing_toast or not self.granted_overlays:
             return []
-        self.props.update(TOAST_PANEL, {"sound-name": name, "showing": True})
-        self._toast_until = now + TOAST_SHOW_S
+        out = self.toast.show(name, now)
         if self._status_at is None:
             self._status_at = now + STATUS_RECONCILE_S
-        out: list[Effect] = [Wake(STATUS, self._status_at)]
-        if self._toast_defined or not self.toast_source:
-            return out
-        self._toast_defined = True  # asked once per connection
-
-        def defined(outcome: Outcome) -> list[Effect]:
-            if not outcome.ok:
-                self._toast_defined = outcome.code == "closed"
-                return [Log(logging.INFO, f"toast: {outcome.code}")]
-            self.props.blocked.discard(TOAST_PANEL)
-            self.props.resend_all(TOAST_PANEL)
-            self.props.panel_shown(TOAST_PANEL)
-            self._dirty = True
-            return []
-
-        from vxp.models import panel
-
-        return out + self.tracker.request(
-            now, "panel", panel.PanelDefine, expect=panel.PanelDefined, done=defined,
-            panel=TOAST_PANEL, source=self.toast_source, anchor="hmd",
-        )  # fmt: skip
+            out.append(Wake(STATUS, self._status_at))
+        return out
 
     # -- shutting down --------------------------------------------------------------------
 

@@ -24,14 +24,14 @@ from cueboard.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
+from . import loading
 from .effects import Effect, Log, Notice
 from .policy import Action
 from .prefs import Prefs
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = ["PLAY_ON_LOAD_S", "Playing", "SoundState", "Soundboard"]
+__all__ = ["Playing", "SoundState", "Soundboard"]
 
-PLAY_ON_LOAD_S = 2.0
 PLAYS_KEPT = 256
 
 type Targets = tuple[tuple[str, int], ...]
@@ -62,7 +62,7 @@ class Playing:
 
 class Soundboard:
     def __init__(self, tracker: Tracker, prefs: Prefs) -> None:
-        self._tracker = tracker
+        self.tracker = tracker
         self.prefs = prefs
         self.settings = Settings()
         self.library = Library(Path("."))
@@ -154,120 +154,13 @@ class Soundboard:
             out += self.ensure_loaded(rel, now)
         return out
 
-    # -- loading --------------------------------------------------------------------------
-
     def ensure_loaded(self, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
-        st = self.states.get(rel)
-        if st is None or not self.audio_granted:
-            return []
-        if st.status in ("loading", "loaded", "too_large"):
-            return []
-        same_file = st.fingerprint == st.sound.fingerprint
-        if st.status == "failed" and same_file and not (pressed and st.code == "cache_full"):
-            return []  # no retry storm: a changed file, or a press after cache_full, loads again
-        return self._load(st, now, user_asked=pressed)
-
-    def _load(self, st: SoundState, now: float, *, user_asked: bool = False) -> list[Effect]:
-        st.status, st.code = "loading", None
-        st.fingerprint = st.sound.fingerprint
-        self.changed = True
-        path = str(self.library.root / st.sound.rel_path)
-        rel = st.sound.rel_path
-
-        def done(outcome: Outcome) -> list[Effect]:
-            current = self.states.get(rel)
-            if current is not st or st.status != "loading":
-                return []  # the library changed meanwhile
-            if outcome.ok:
-                sound_id: str = outcome.result.sound
-                if st.sound_id is not None:
-                    self.by_id.pop(st.sound_id, None)
-                st.sound_id = sound_id
-                self.by_id[sound_id] = rel
-                return []
-            if outcome.rule is not None and outcome.rule.action is Action.MAKE_ROOM:
-                return self._cache_full(st, outcome.now)
-            if _transient(outcome):  # not the file's fault: loaded again on the next occasion
-                st.status = "idle"
-                self.changed = True
-                pressed, st.press_at = st.press_at is not None, None
-                has_notice = outcome.rule is not None and outcome.rule.notice is not None
-                return [notice_for(outcome, name=st.sound.name)] if pressed and has_notice else []
-            return self._failed(st, outcome)
-
-        return self._tracker.request(
-            now, "audio", audio.AudioLoad, expect=audio.AudioLoading, done=done,
-            user_asked=user_asked, path=path, normalize=self.settings.normalize,
-        )  # fmt: skip
-
-    def _failed(self, st: SoundState, outcome: Outcome | None, code: str = "") -> list[Effect]:
-        code = outcome.code if outcome is not None else code
-        st.status, st.code, st.sound_id = "failed", code, None
-        pressed = st.press_at is not None
-        st.press_at = None
-        self.changed = True
-        notice = Notice(
-            "status.load_failed", StatusLevel.ERROR, {"name": st.sound.name, "code": code}
-        )
-        if outcome is not None and not pressed:
-            return [Log(20, f"{outcome.send.kind} {st.sound.rel_path}: {code}")]
-        return [notice]
+        return loading.ensure_loaded(self, rel, now, pressed=pressed)
 
     def on_audio_loaded(self, sound_id: str, outcome: Any, now: float) -> list[Effect]:
-        rel = self.by_id.get(sound_id)
-        st = self.states.get(rel) if rel else None
-        if st is None or st.sound_id != sound_id or st.status != "loading":
-            return []  # an outcome for a load we replaced, or a sound no longer in the library
-        if isinstance(outcome, audio.Loaded):
-            st.status = "loaded"
-            st.retried_cache_full = False
-            st.duration_ms = outcome.duration_ms
-            pressed, st.press_at = st.press_at, None
-            self.changed = True
-            if pressed is not None and now - pressed <= PLAY_ON_LOAD_S:
-                return self._play(st, now)
-            return []
-        if isinstance(outcome, audio.LoadFailed):
-            if outcome.code == "cache_full":
-                return self._cache_full(st, now)
-            return self._failed(st, None, outcome.code)
-        st.status, st.sound_id = "idle", None  # an outcome this version does not know
-        self.by_id.pop(sound_id, None)
-        return [Log(20, f"audio_loaded with an unknown outcome for {st.sound.rel_path}")]
+        return loading.on_audio_loaded(self, sound_id, outcome, now)
 
-    def _cache_full(self, st: SoundState, now: float) -> list[Effect]:
-        """Make room: unload the least recently played sound, then load again, once."""
-        if st.retried_cache_full:
-            return self._failed(st, None, "cache_full")
-        st.retried_cache_full = True
-        out = self._evict_one(exclude=st.sound.rel_path, now=now)
-        if not out:
-            return self._failed(st, None, "cache_full")
-        return out + self._load(st, now)
-
-    def _evict_one(self, exclude: str, now: float) -> list[Effect]:
-        loaded = [
-            s
-            for s in self.states.values()
-            if s.status == "loaded" and s.sound.rel_path not in (exclude, *self.playing)
-        ]
-        if not loaded:
-            return []
-        victim = min(loaded, key=lambda s: s.last_played)
-        out: list[Effect] = [
-            Notice("status.cache_full", StatusLevel.WARN, {"name": victim.sound.name})
-        ]
-        if victim.sound_id is not None:
-            out += self._tracker.request(
-                now, "audio", audio.AudioUnload, expect=audio.AudioOk, sound=victim.sound_id
-            )
-            self.by_id.pop(victim.sound_id, None)
-        victim.sound_id, victim.status = None, "idle"
-        self.changed = True
-        return out
-
-    # -- playing --------------------------------------------------------------------------
-
+    # -- playing ---------------------------------------------------------------------------
     def targets(self, rel: str) -> Targets:
         """soundboard at its gain x the sound's gain, mic likewise when enabled (0-100 ints)."""
         own = self.prefs.get(rel).gain
@@ -287,7 +180,7 @@ class Soundboard:
         if st.status == "loaded":
             if self.settings.overlap == "toggle" and rel in self.playing:
                 return self.stop(rel, now)
-            return self._play(st, now)
+            return self.play_state(st, now)
         if not self.audio_granted:
             return [Notice("status.no_audio_grant")]
         if self.settings.overlap == "toggle" and rel in self.playing:
@@ -305,7 +198,7 @@ class Soundboard:
             return self.ensure_loaded(rel, now, pressed=True)
         return []
 
-    def _play(self, st: SoundState, now: float) -> list[Effect]:
+    def play_state(self, st: SoundState, now: float) -> list[Effect]:
         sound_id = st.sound_id
         if sound_id is None:
             return []
@@ -328,7 +221,7 @@ class Soundboard:
         def done(outcome: Outcome) -> list[Effect]:
             return self._played(st, sound_id, targets, looping, outcome)
 
-        return self._tracker.request(
+        return self.tracker.request(
             now, "audio", prepared, expect=audio.AudioOk, done=done, user_asked=True
         )
 
@@ -371,7 +264,7 @@ class Soundboard:
         if st is None or st.sound_id is None:
             return []
         self.published.append(("stopped", {"name": st.sound.name, "path": rel}))
-        return self._tracker.request(
+        return self.tracker.request(
             now, "audio", audio.AudioStop, expect=audio.AudioOk, user_asked=True,
             sound=st.sound_id,
         )  # fmt: skip
@@ -382,7 +275,7 @@ class Soundboard:
         self.playing.clear()
         out: list[Effect] = [Log(20, "stop all")]
         if self.audio_granted:
-            out += self._tracker.request(
+            out += self.tracker.request(
                 now, "audio", audio.AudioStopAll, expect=audio.AudioOk, user_asked=True
             )
         for rel in stopped:
@@ -435,18 +328,10 @@ class Soundboard:
                 self.changed = True
             return []
 
-        return self._tracker.request(
+        return self.tracker.request(
             now, "audio", audio.AudioGetStatus, expect=audio.AudioStatus, done=done
         )
 
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
         self.changed = True
-
-
-def _transient(outcome: Outcome) -> bool:
-    """A failure that says nothing about the file: the host was busy, lost or unreadable."""
-    rule = outcome.rule
-    if rule is not None and rule.action is Action.RETRY:
-        return True  # retried as often as the policy allows; later may work
-    return outcome.failure is not None and outcome.failure.kind in ("closed", "timeout")

@@ -47,7 +47,7 @@ def _cache_full(d: Driver) -> None:
 
 
 def _toast(d: Driver) -> None:
-    d.core.toast_source = "export component NowPlaying {}"
+    d.core.toast.source = "export component NowPlaying {}"
     d.event(events.SettingsChanged(event="settings_changed", key="now_playing_toast", value=True))
     _press(d)
 
