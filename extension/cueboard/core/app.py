@@ -134,7 +134,7 @@ class CueboardCore:
         if self.board.playing and self._status_at is None:
             self._status_at = now + STATUS_RECONCILE_S
             kept.append(Wake(STATUS, self._status_at))
-        if self.board.changed or self.icons.changed or self._dirty:
+        if self.board.changed or self.icons.changed or self._dirty or self.props.waiting:
             self.board.changed = self.icons.changed = False
             self._dirty = False
             if self._views_at is None:

@@ -158,6 +158,13 @@ class PropsModel:
 
     # -- visibility and connection --------------------------------------------------------
 
+    @property
+    def waiting(self) -> bool:
+        """Some visible panel has changes that no :class:`Wake` is due to send."""
+        if self._wake_at is not None:
+            return False
+        return any(p.dirty and p.visible for p in self._panels.values())
+
     def is_visible(self, panel: str) -> bool:
         return self._panel(panel).visible
 
