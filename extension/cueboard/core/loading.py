@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["PLAY_ON_LOAD_S", "ensure_loaded", "on_audio_loaded"]
 
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
+RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
 
 
 def ensure_loaded(
@@ -34,8 +35,9 @@ def ensure_loaded(
     if st.status in ("loading", "loaded", "too_large"):
         return []
     same_file = st.fingerprint == st.sound.fingerprint
-    if st.status == "failed" and same_file and not (pressed and st.code == "cache_full"):
-        return []  # no retry storm: a changed file, or a press after cache_full, loads again
+    again = pressed and (st.code == "cache_full" or now - st.failed_at >= RETRY_FAILED_AFTER_S)
+    if st.status == "failed" and same_file and not again:
+        return []  # no retry storm: a changed file, or a later press, loads it again
     return _load(board, st, now, user_asked=pressed)
 
 
@@ -67,7 +69,7 @@ def _load(
             pressed, st.press_at = st.press_at is not None, None
             has_notice = outcome.rule is not None and outcome.rule.notice is not None
             return [notice_for(outcome, name=st.sound.name)] if pressed and has_notice else []
-        return _failed(board, st, outcome)
+        return _failed(board, st, outcome.now, outcome)
 
     return board.tracker.request(
         now, "audio", audio.AudioLoad, expect=audio.AudioLoading, done=done,
@@ -76,10 +78,11 @@ def _load(
 
 
 def _failed(
-    board: Soundboard, st: SoundState, outcome: Outcome | None, code: str = ""
+    board: Soundboard, st: SoundState, now: float, outcome: Outcome | None, code: str = ""
 ) -> list[Effect]:
     code = outcome.code if outcome is not None else code
     st.status, st.code, st.sound_id = "failed", code, None
+    st.failed_at = now
     pressed = st.press_at is not None
     st.press_at = None
     board.changed = True
@@ -106,7 +109,7 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
     if isinstance(outcome, audio.LoadFailed):
         if outcome.code == "cache_full":
             return _cache_full(board, st, now)
-        return _failed(board, st, None, outcome.code)
+        return _failed(board, st, now, None, outcome.code)
     st.status, st.sound_id = "idle", None  # an outcome this version does not know
     board.by_id.pop(sound_id, None)
     return [Log(20, f"audio_loaded with an unknown outcome for {st.sound.rel_path}")]
@@ -115,11 +118,11 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
 def _cache_full(board: Soundboard, st: SoundState, now: float) -> list[Effect]:
     """Make room: unload the least recently played sound, then load again, once."""
     if st.retried_cache_full:
-        return _failed(board, st, None, "cache_full")
+        return _failed(board, st, now, None, "cache_full")
     st.retried_cache_full = True
     out = _evict_one(board, exclude=st.sound.rel_path, now=now)
     if not out:
-        return _failed(board, st, None, "cache_full")
+        return _failed(board, st, now, None, "cache_full")
     return out + _load(board, st, now)
 
 

@@ -104,8 +104,9 @@ COMMON: Mapping[Code, Rule] = {
     "*": FINAL,  # a code this table does not know (a newer host)
 }
 
-# A request sent twice does no harm: an answer this version cannot read is worth another try.
-_TWICE: Mapping[Code, Rule] = {"internal": RETRY, "unreadable": RETRY}
+# A request sent twice does no harm: an answer this version cannot read, or a code it does not
+# know (a newer host's), is worth another try.
+_TWICE: Mapping[Code, Rule] = {"internal": RETRY, "unreadable": RETRY, "*": RETRY}
 
 _ROWS: dict[str, dict[Code, Rule]] = {
     # kv: whole records, so a write sent twice is harmless

@@ -48,6 +48,7 @@ class SoundState:
     press_at: float | None = None  # a press waiting for the load to finish
     retried_cache_full: bool = False
     reloaded: bool = False  # loaded again after unknown_sound: a second one is final
+    failed_at: float = 0.0  # when the last load failed
     last_played: float = 0.0
 
 
@@ -188,8 +189,9 @@ class Soundboard:
         if st.status == "too_large":
             return []
         same_file = st.fingerprint == st.sound.fingerprint
-        if st.status == "failed" and same_file and st.code != "cache_full":
-            # The same file fails the same way: say so again rather than load again.
+        recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
+        if st.status == "failed" and same_file and st.code != "cache_full" and recent:
+            # The same file just failed: say so again rather than load again at once.
             params = {"name": st.sound.name, "code": st.code or ""}
             return [Notice("status.load_failed", StatusLevel.ERROR, params)]
         st.press_at = now

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cueboard.core.effects import HostFailure
+from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.soundboard import Playing
 from cueboard.library import Library, Sound
@@ -66,16 +67,20 @@ def test_a_press_before_audio_loaded_plays_when_it_arrives_and_never_before() ->
     assert d.core.board.states["13.wav"].status == "loaded"
 
 
-def test_a_press_on_a_sound_that_failed_to_load_does_not_load_it_again() -> None:
+def test_a_press_right_after_a_failed_load_says_so_and_a_later_one_tries_once_more() -> None:
     bad = str(ROOT / "01 Beep.wav")
     failed = audio.LoadFailed(kind="failed", code="undecodable")
     d = Driver(FakeHost(load_outcomes={bad: [failed]}))
     d.connect()
     d.invoke("play-slot-1")
     d.invoke("play-slot-1")
-    assert [p.path for p in d.host.of("audio.load")].count(bad) == 1
+    assert [p.path for p in d.host.of("audio.load")].count(bad) == 1  # no retry storm
     assert not _plays(d)
     assert d.status_key() == "status.load_failed"
+    d.advance(RETRY_FAILED_AFTER_S)
+    d.invoke("play-slot-1")  # the host decodes it this time
+    assert [p.path for p in d.host.of("audio.load")].count(bad) == 2
+    assert len(_plays(d)) == 1
 
 
 def test_cache_full_unloads_the_least_recently_played_and_loads_again_once() -> None:
