@@ -2,9 +2,10 @@
 
 Each step is a generator (see :mod:`.context`) that changes the slots only from the answers it
 gets. What a final failure means is decided here: ``no_such_session`` on ``set``, ``reload`` or
-``status`` opens the slot again cleanly (the host lost it, readings R21); ``busy`` and the other
-domain codes are told to the user and not repeated; an ``open`` whose outcome is unknown
-leaves the slot *unsettled* for the next snapshot to decide (:mod:`.state`), never sent again.
+``status`` opens the slot again cleanly (the host lost it, docs/protocol-notes.md#r21); ``busy``
+and the other domain codes are told to the user and not repeated; an ``open`` whose outcome is
+unknown leaves the slot *unsettled* for the next snapshot to decide (:mod:`.state`), never sent
+again.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def _no_such_session(failure: HostFailure) -> bool:
 def settable(state: DeckState, changes: Mapping[str, Any]) -> dict[str, Any]:
     wire = dict(changes)
     if not state.host_at_least(CONTROLS_ON_PLAYER_SINCE):
-        wire.pop("controls_on_player", None)  # hidden before 1.7, never sent (readings R23)
+        # hidden before 1.7, never sent (docs/protocol-notes.md#r23)
+        wire.pop("controls_on_player", None)
     return wire
 
 
@@ -236,8 +238,8 @@ def set_slot(state: DeckState, slot: Slot, changes: Mapping[str, Any]) -> Step[N
 
 def reconcile(state: DeckState, slot: Slot) -> Step[Notice | None]:
     """A slot that had a session before a reconnect: ask ``status`` (sessions end with their
-    connection, readings R21, so this usually answers no_such_session and the slot is opened
-    again with its held URL)."""
+    connection, docs/protocol-notes.md#r21, so this usually answers no_such_session and the slot
+    is opened again with its held URL)."""
     from vxp.models import media
 
     session = slot.session

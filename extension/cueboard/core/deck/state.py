@@ -122,7 +122,8 @@ class DeckCore:
         out: list[Effect] = []
         for slot in st.slots.values():
             slot.generation_unsure = False
-            if slot.unsettled is not None:  # that connection's sessions ended with it (R21)
+            # that connection's sessions ended with it (docs/protocol-notes.md#r21)
+            if slot.unsettled is not None:
                 slot.unsettled = None
                 out.append(
                     Log(logging.INFO, f"{slot.key}: an unsettled open ended with its connection")
@@ -165,7 +166,8 @@ class DeckCore:
 
     def open(self, url: str | Secret, title: str = "", key: str | None = None) -> list[Effect]:
         """Open ``url`` (a str or a :class:`vxp.Secret`) in ``key``'s slot, or in the first free
-        one. A live slot is never opened twice (that would be ``busy``, readings R15)."""
+        one. A live slot is never opened twice (that would be ``busy``,
+        docs/protocol-notes.md#r15)."""
         refused = self._refused()
         if refused is not None:
             return refused
@@ -245,7 +247,8 @@ class DeckCore:
         return (yield from sessions.close(self._state, slot))
 
     def set_options(self, key: str, **changes: Any) -> list[Effect]:
-        """Change one slot's options (native_controls is fixed at open, readings R23)."""
+        """Change one slot's options (native_controls is fixed at open,
+        docs/protocol-notes.md#r23)."""
         changes = {k: v for k, v in changes.items() if v is not None}
         changes.pop("native_controls", None)
         try:
