@@ -202,7 +202,6 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     "secrets.get": {"internal": RETRY, "not_persistable": QUIET},
     "secrets.set": {"internal": RETRY, "not_persistable": QUIET, "too_large": QUIET},
     "secrets.delete": {"internal": RETRY, "not_persistable": QUIET},
-    "secrets.exists": {"internal": RETRY, "not_persistable": QUIET},
 }
 
 TABLE: Mapping[tuple[str, Code], Rule] = {

@@ -26,7 +26,7 @@ from cueboard.core.inputs import (
 )
 from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
-from vxp.models import assets, audio, bus, commands, events, kv, panel, settings
+from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
 from vxp.models.handshake import Granted, Welcome
 from vxp.version import Version
 
@@ -66,6 +66,8 @@ class FakeHost:
     cache: set[str] = field(default_factory=set[str])  # loaded sound ids
     sent: list[Send] = field(default_factory=list[Send])
     next_id: int = 0
+    sessions: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
+    secret_slots: dict[str, str] = field(default_factory=dict[str, str])
 
     def kinds(self) -> Counter[str]:
         return Counter(s.kind for s in self.sent)
@@ -141,8 +143,59 @@ class FakeHost:
             case ("audio", "list_devices"):
                 r = audio.AudioDevices(result="devices", endpoints=[], default_endpoint=None)
                 return Reply(ticket, r), []
+            case ("media", _):
+                return self._media(send)
+            case ("secrets", "get"):
+                value = self.secret_slots.get(p.slot)
+                return Reply(ticket, secrets.SecretValue(result="value", value=value)), []
+            case ("secrets", "set"):
+                self.secret_slots[p.slot] = p.value
+                return Reply(ticket, secrets.SecretOk(result="ok")), []
+            case ("secrets", "delete"):
+                self.secret_slots.pop(p.slot, None)
+                return Reply(ticket, secrets.SecretOk(result="ok")), []
             case _:
                 return Reply(ticket, _ok(ns)), []
+
+    def _media(self, send: Send) -> tuple[Reply | Failure, list[Any]]:
+        """vrOS's player, settled at once: every change is followed by a complete snapshot."""
+        p: Any = send.params
+        op, ticket = send.op, send.ticket
+        row = self.sessions.get(getattr(p, "session", ""))
+        if op != "open" and row is None:
+            return Failure(ticket, HostFailure("domain", "no_such_session")), []
+        result: Any
+        if op == "open":
+            self.next_id += 1
+            session = f"m-{self.next_id:08d}"
+            row = {
+                "key": p.key, "session": session, "source_generation": 1,
+                "title": p.title or "", "playback": {"kind": "playing"}, "video": "ready",
+                "paused": False, "volume_pct": 100, "muted": False, "show_video": True,
+                "max_fps": 30, "native_controls": bool(p.native_controls),
+                "controls_on_player": False,
+            }  # fmt: skip
+            self.sessions[session] = row
+            result = media.MediaOpened(result="opened", session=session, source_generation=1)
+        elif op == "set":
+            assert row is not None
+            row.update(p.model_dump(exclude_none=True, exclude={"op", "session"}))
+            gen = row["source_generation"]
+            result = media.MediaApplied(result="applied", source_generation=gen)
+        elif op == "reload":
+            assert row is not None
+            row["source_generation"] += 1
+            gen = row["source_generation"]
+            result = media.MediaApplied(result="applied", source_generation=gen)
+        elif op == "close":
+            self.sessions.pop(p.session)
+            result = media.MediaClosed(result="closed")
+        else:  # status
+            result = media.MediaStatusReply.model_validate({"result": "status", **(row or {})})
+        snapshot = events.MediaSnapshot.model_validate(
+            {"event": "media_snapshot", "granted": True, "sessions": list(self.sessions.values())}
+        )
+        return Reply(ticket, result), [snapshot]
 
 
 class Driver:

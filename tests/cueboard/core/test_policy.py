@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from cueboard.core.effects import HostFailure
+from cueboard.core.inputs import Disconnected
 from cueboard.core.policy import KINDS, MAX_RETRIES, TABLE, Action, Code, Rule
 from cueboard.core.tracker import RETRY_WAKE
 from cueboard.i18n import Catalog
@@ -58,6 +59,28 @@ def _looping_press(d: Driver) -> None:
 
 
 DASH_SHOWN = events.PanelShown(event="panel_shown", panel="dash-tab")
+URL = "https://media.example.test/live/a.m3u8?token=policy-secret"
+
+
+def _open(d: Driver) -> None:
+    d.click("overlay", "media-open", URL, "Radio")
+
+
+def _after_open(action: Callable[[Driver], None]) -> Callable[[Driver], None]:
+    def run(d: Driver) -> None:
+        faults = d.host.faults
+        d.host.faults = {}  # the open itself succeeds
+        _open(d)
+        d.host.faults = faults
+        action(d)
+
+    return run
+
+
+def _reconnect(d: Driver) -> None:
+    d.feed(Disconnected())
+    d.connect()
+
 
 # What makes the core send each kind, after a healthy start-up; None: the start-up itself.
 SCENARIOS: dict[str, Callable[[Driver], None] | None] = {
@@ -88,15 +111,25 @@ SCENARIOS: dict[str, Callable[[Driver], None] | None] = {
     "commands.unregister": lambda d: d.click(
         "dash-tab", "set-sound-favourite", "02 Boop.wav", False
     ),
+    "media.open": _open,
+    "media.set": _after_open(lambda d: d.click("overlay", "media-set-paused", "deck-1", True)),
+    "media.reload": _after_open(
+        lambda d: d.click("overlay", "media-reload", "deck-1", URL + "&b", "B")
+    ),
+    "media.close": _after_open(lambda d: d.click("overlay", "media-close", "deck-1")),
+    "media.status": _after_open(_reconnect),
+    "secrets.set": _open,  # the URL is kept for the next run
+    "secrets.get": None,  # a slot kept by the last run, restored at start-up
+    "secrets.delete": _after_open(lambda d: d.click("overlay", "media-close", "deck-1")),
 }
 USER_ASKED = {"audio.play", "audio.stop", "audio.stop_all", "commands.unregister"}
-DECK_KINDS = {k for k in KINDS if k.startswith(("media.", "secrets."))}
+DECK_ASKED = {"media.open", "media.set", "media.reload", "media.close"}
 
 
 def _rows() -> list[Any]:
     rows: list[Any] = []
     for (kind, code), rule in TABLE.items():
-        if kind in DECK_KINDS or kind == "assets.remove":
+        if kind == "assets.remove":
             continue
         rows.append(pytest.param(kind, code, rule, id=f"{kind}:{code}"))
     return rows
@@ -114,7 +147,7 @@ def _failure(code: Code) -> HostFailure | Any:
 
 def test_every_request_kind_the_core_sends_has_rows_and_a_scenario() -> None:
     assert set(SCENARIOS) <= set(KINDS)
-    assert set(KINDS) - set(SCENARIOS) == DECK_KINDS | {"assets.remove"}
+    assert set(KINDS) - set(SCENARIOS) == {"assets.remove"}
     en = Catalog.load("en-US")
     for kind in KINDS:  # each can be named in a notice
         assert f"what.{kind}" in en, kind
@@ -124,9 +157,13 @@ def test_every_request_kind_the_core_sends_has_rows_and_a_scenario() -> None:
 
 @pytest.mark.parametrize(("kind", "code", "rule"), _rows())
 def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> None:
-    host = FakeHost(granted=Granted(audio=True, overlays=True, bus=["vr.lifecycle"]))
+    granted = Granted(audio=True, overlays=True, media=True, secrets=True, bus=["vr.lifecycle"])
+    host = FakeHost(granted=granted)
     host.kv["s:02 Boop.wav"] = {"f": "boop"}  # a favourite, so kv.get and unregister happen
     host.kv["s:01 Beep.wav"] = {"g": 50}
+    if kind == "secrets.get":
+        host.kv["deck:2"] = {"title": "Kept"}
+        host.secret_slots["deck-2"] = URL
     d = Driver(host, library("01 Beep.wav", "02 Boop.wav", "03 Bip.wav"))
     scenario = SCENARIOS[kind]
     if scenario is not None:
@@ -154,6 +191,12 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
     gave_notice = rule.notice is not None and rule.action is not Action.RECONCILE
     if kind in USER_ASKED and gave_notice and code != "closed":
         assert d.status_key() == rule.notice
+    elif kind.startswith(("media.", "secrets.")):  # the deck words its own, naming the slot
+        told = d.status_key()
+        assert told in (None, "status.reconnecting") or told.startswith("media."), told
+        final = rule.action is Action.FINAL and rule.notice is not None and code != "closed"
+        if kind in DECK_ASKED and final:
+            assert told is not None, "a user's media action failed without a word"
     elif kind not in ("audio.load", "audio.unload", "audio.pre_arm"):
         assert d.status_key() in (status_before, None)
 
@@ -161,10 +204,7 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
     host.faults.clear()
     host.sent.clear()
     d.core.handle(events.UnknownEvent.model_validate({"event": "from_the_future"}), d.now)
-    from cueboard.core.inputs import Disconnected
-
-    d.feed(Disconnected())
-    d.connect()
+    _reconnect(d)
     if kind == "audio.load" and rule.action is Action.FINAL and code not in ("closed", "timeout"):
         assert d.core.board.states["01 Beep.wav"].status == "failed"
         return
