@@ -64,6 +64,7 @@ class FakeHost:
     sounds: dict[str, str] = field(default_factory=dict[str, str])  # id -> path
     playing: set[str] = field(default_factory=set[str])
     cache: set[str] = field(default_factory=set[str])  # loaded sound ids
+    reported_loaded: set[str] = field(default_factory=set[str])  # every id audio_loaded said so
     sent: list[Send] = field(default_factory=list[Send])
     next_id: int = 0
     sessions: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
@@ -119,6 +120,7 @@ class FakeHost:
                 )
                 if isinstance(outcome, audio.Loaded):
                     self.cache.add(sound)
+                    self.reported_loaded.add(sound)
                 event = events.AudioLoaded(event="audio_loaded", sound=sound, outcome=outcome)
                 return Reply(ticket, audio.AudioLoading(result="loading", sound=sound)), [event]
             case ("audio", "play"):
