@@ -5,6 +5,8 @@ a virtual clock. No event loop, no socket: the core is driven exactly as the run
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -12,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cueboard.asset_table import AssetRef
 from cueboard.core.app import CueboardCore
 from cueboard.core.effects import Failure, HostFailure, Log, Reply, Send, Tick, Wake
-from cueboard.core.icons import DecodeIcons, IconsDecoded
+from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
@@ -28,19 +31,29 @@ from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
 from vxp.models.handshake import Granted, Welcome
+from vxp.prepared import Prepared
 from vxp.version import Version
 
 EXT_ID = "com.cueboard.soundboard"
 ROOT = Path("/content/Cueboard/Sounds")
 
 
-def library(*names: str, root: Path = ROOT) -> Library:
-    """Sounds named ``Category/name.wav`` (or ``name.wav``), in this order."""
+def library(*names: str, root: Path = ROOT, icons: bool = False) -> Library:
+    """Sounds named ``Category/name.wav`` (or ``name.wav``), in this order, with an icon each
+    when ``icons``."""
     sounds: list[Sound] = []
     for rel in names:
         category, _, file = rel.rpartition("/")
-        sounds.append(Sound(rel, file.rsplit(".", 1)[0], category, 1000, 1))
+        icon = rel.rsplit(".", 1)[0] + ".gif" if icons else None
+        sounds.append(Sound(rel, file.rsplit(".", 1)[0], category, 1000, 1, icon=icon))
     return Library(root, sounds)
+
+
+def icon_of(rel: str) -> Decoded:
+    """What the icon worker gives back for a sound's icon: its put, prepared (one frame)."""
+    key = f"cb:icon:{hashlib.sha1(rel.encode()).hexdigest()[:12]}"  # keys are content hashes
+    body = json.dumps({"op": "put", "key": key}, separators=(",", ":")).encode()
+    return (AssetRef(key, 64 * 64 * 4, 1), Prepared("assets", body)), None
 
 
 def _ok(namespace: str) -> Any:
@@ -244,7 +257,7 @@ class Driver:
                     scanned = Scanned(lib, effect.reason, 1.0, root == self.lib.root)
                     queue += self.core.handle(scanned, self.now)
                 case DecodeIcons(items=items):
-                    decoded = IconsDecoded(tuple((rel, "no decoder here") for rel, _ in items))
+                    decoded = IconsDecoded(tuple((rel, icon_of(rel)) for rel, _ in items))
                     queue += self.core.handle(decoded, self.now)
                 case LoadCatalog(locale=locale):
                     queue += self.core.handle(CatalogLoaded(Catalog.load(locale)), self.now)
