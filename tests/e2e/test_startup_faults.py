@@ -22,7 +22,7 @@ from .fault_matrix import run_vrosdev
 from .harness import tone
 from .matrix_checks import Transcript, pair_of
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # the first case runs them all
 
 SCRIPT = "settle\ninvoke play-slot-1\nsleep 0.5\n"
 STARTUP = [
