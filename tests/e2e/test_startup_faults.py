@@ -41,7 +41,7 @@ EXTRA = ("-32603", "-32602", "startup_unknown_code", "result:from_a_newer_host")
 # Final verdicts on slot 1 itself: its file (the first load) or its command's name (the first
 # register): it is rightly not played, until the file changes or the next connection.
 SLOT_1_VERDICTS = {
-    ("audio", "load"): {"not_found", "undecodable", "too_long", "-32602", "startup_unknown_code"},
+    ("audio", "load"): {"not_found", "undecodable", "too_long", "-32602"},
     ("commands", "register"): {"invalid_name", "-32602"},
 }
 MAX_RETRIES = 3

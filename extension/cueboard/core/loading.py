@@ -146,9 +146,22 @@ def _evict_one(board: Soundboard, exclude: str, now: float) -> list[Effect]:
     return out
 
 
+# What a load's answer can say about the file itself (docs/protocol-notes.md#r14), or about the
+# request (not granted, not understood, refused before sending): the slot shows broken.
+FILE_VERDICTS = frozenset({"not_found", "undecodable", "too_long"})
+REQUEST_VERDICTS = frozenset({-32001, -32602})
+
+
 def _transient(outcome: Outcome) -> bool:
-    """A failure that says nothing about the file: the host was busy, lost or unreadable."""
-    rule = outcome.rule
-    if rule is not None and rule.action is Action.RETRY:
-        return True  # retried as often as the policy allows; later may work
-    return outcome.failure is not None and outcome.failure.kind in ("closed", "timeout")
+    """A failure that says nothing about the file (the host busy, lost, answering a code that
+    makes no sense for a load or one this version cannot read): loaded again next time."""
+    failure = outcome.failure
+    if failure is None:
+        return False
+    if failure.kind == "invalid":
+        return False
+    if failure.kind == "protocol":
+        return failure.code not in REQUEST_VERDICTS
+    if failure.kind == "domain":
+        return failure.code not in FILE_VERDICTS
+    return True  # unreadable, timeout, closed

@@ -45,6 +45,7 @@ class Shell:
         self.exit_code: int | None = None
         self.workers = Workers(self.feed)
         self._timers: dict[str, float] = {}
+        self._unsent: list[Send] = []
         self._timer_changed: anyio.Event | None = None
         self._tg: anyio.abc.TaskGroup | None = None
         self._scope: anyio.CancelScope | None = None
@@ -70,8 +71,8 @@ class Shell:
                 case Send():
                     if tg is not None:
                         tg.start_soon(self._request, effect)
-                    else:
-                        self.feed(Failure(effect.ticket, failure_of(vxp.ConnectionClosed())))
+                    else:  # between connections: it ends as closed before the next one
+                        self._unsent.append(effect)
                 case Wake(key=key, at=at):
                     self._timers[key] = at
                     if self._timer_changed is not None:
@@ -92,6 +93,17 @@ class Shell:
                         self._scope.cancel()
                 case _:
                     log.debug("effect %s dropped (no connection)", type(effect).__name__)
+
+    def _fail_unsent(self) -> None:
+        """Requests asked for while no connection existed end as closed, before the next
+        connection starts (a few rounds: what they lead to may ask again)."""
+        for _ in range(3):
+            unsent, self._unsent = self._unsent, []
+            for send in unsent:
+                self.feed(Failure(send.ticket, failure_of(vxp.ConnectionClosed())))
+        if self._unsent:
+            log.debug("%d requests dropped between connections", len(self._unsent))
+            self._unsent = []
 
     async def _request(self, send: Send) -> None:
         client = self.client
@@ -130,6 +142,7 @@ class Shell:
         self.client = client
         lost: vxp.ConnectionClosed | None = None
         catalog = Catalog.load(client.welcome.locale)
+        self._fail_unsent()
         async with anyio.create_task_group() as tg:
             self._tg = tg
             with anyio.CancelScope() as scope:

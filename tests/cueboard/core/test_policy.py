@@ -18,6 +18,7 @@ import pytest
 from cueboard.asset_table import AssetTable
 from cueboard.core.effects import HostFailure
 from cueboard.core.inputs import Disconnected
+from cueboard.core.loading import FILE_VERDICTS, REQUEST_VERDICTS
 from cueboard.core.policy import KINDS, MAX_RETRIES, TABLE, Action, Code, Rule
 from cueboard.core.tracker import RETRY_WAKE
 from cueboard.i18n import Catalog
@@ -213,7 +214,7 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
     host.sent.clear()
     d.core.handle(events.UnknownEvent.model_validate({"event": "from_the_future"}), d.now)
     _reconnect(d)
-    if kind == "audio.load" and rule.action is Action.FINAL and code not in ("closed", "timeout"):
+    if kind == "audio.load" and code in (*FILE_VERDICTS, *REQUEST_VERDICTS, "invalid"):
         assert d.core.board.states["01 Beep.wav"].status == "failed"
         return
     assert "commands.register" in host.kinds()
