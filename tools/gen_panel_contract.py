@@ -33,9 +33,9 @@ _HEADER = f"""\
      out of date. -->
 
 Every prop Cueboard sends and every callback it handles, per panel, with the names exactly as
-declared on the panel's root component (kebab-case; readings R29). The contract lives once, in
-`extension/cueboard/contract.py`; tests check both directions: each prop and callback here is
-declared in the .slint root with the matching type, and each `in property` and `callback` of a
+declared on the panel's root component (kebab-case; docs/protocol-notes.md#r29). The contract lives
+once, in `extension/cueboard/contract.py`; tests check both directions: each prop and callback here
+is declared in the .slint root with the matching type, and each `in property` and `callback` of a
 root is here (apart from the focus contract, which belongs to the host).
 
 ## Wire values

@@ -1,7 +1,7 @@
 """Regenerate the README's command and settings tables from the code that declares them.
 
 Run after changing cueboard/commands.py or manifest.toml; tests/test_readme.py fails until the
-README matches (STYLE 12: metadata is derived, not kept by hand).
+README matches (metadata is derived from the code, not kept by hand).
 """
 
 from __future__ import annotations

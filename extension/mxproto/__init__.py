@@ -1,5 +1,5 @@
 # pyright: strict
-"""A client for the Studio extension protocol v1 (seed DocsExtensionsV1, readings M1-M7).
+"""A client for the Studio extension protocol v1 (DocsExtensionsV1; docs/protocol-notes.md#m1).
 
 Typical use, inside a process Studio launched::
 

@@ -1,8 +1,9 @@
 """The async client: a session, a byte stream, a reader task, typed namespaces.
 
-One task group per connection (STYLE 10): the reader feeds the sans-IO :class:`Session` and
-resolves waiters; senders write under a lock, so the path from a caller to the socket is one
-serialisation and one write. Events are delivered in arrival order through :meth:`events`.
+One task group per connection (structured concurrency): the reader feeds the sans-IO
+:class:`Session` and resolves waiters; senders write under a lock, so the path from a caller to the
+socket is one serialisation and one write. Events are delivered in arrival order through
+:meth:`events`.
 """
 
 from __future__ import annotations

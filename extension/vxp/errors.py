@@ -42,7 +42,7 @@ class MissingEnvironment(VxpError):
 
 
 class EndpointUnavailable(VxpError):
-    """The endpoint did not accept a connection within the retry budget (T-5, readings R1)."""
+    """The endpoint accepted no connection in the retry budget (T-5, docs/protocol-notes.md#r1)."""
 
 
 class FrameTooLarge(VxpError):
@@ -75,7 +75,7 @@ class InvalidRequest(VxpError, ValueError):
 
 
 class NotSupportedByHost(LocalProtocolError):
-    """An op or option newer than the host's welcome version (readings R7, R23)."""
+    """An op or option newer than the host's welcome version (docs/protocol-notes.md#r7, #r23)."""
 
 
 class HelloRejected(VxpError):

@@ -1,11 +1,11 @@
 """Bytes <-> frames (VXP T-7 … T-10), sans-IO: no sockets, no event loop.
 
 A frame is one JSON object on one ``\\n``-terminated line. The decoder strips any mix of ASCII
-whitespace, NUL and U+FEFF (in UTF-8: EF BB BF) at both ends of a line (readings R3), skips
-empty lines, and refuses a line longer than :data:`MAX_FRAME_BYTES` (T-9). It never holds
-more than ``MAX_FRAME_BYTES`` plus one fed chunk while looking for a newline: once the
-unterminated tail is over the limit the connection is corrupt, whatever comes next (the same
-countermeasure h11 takes against an endless header).
+whitespace, NUL and U+FEFF (in UTF-8: EF BB BF) at both ends of a line (docs/protocol-notes.md#r3),
+skips empty lines, and refuses a line longer than :data:`MAX_FRAME_BYTES` (T-9). It never holds more
+than ``MAX_FRAME_BYTES`` plus one fed chunk while looking for a newline: once the unterminated tail
+is over the limit the connection is corrupt, whatever comes next (the same countermeasure h11 takes
+against an endless header).
 
 JSON parsing happens in the session, not here: the decoder yields raw lines.
 """

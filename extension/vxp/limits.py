@@ -8,8 +8,8 @@ from typing import Any
 
 MAX_FRAME_BYTES = 3 * 1024 * 1024  # T-9: a larger frame is corruption
 KV_KEY_MAX_BYTES = 256  # KV-9
-KV_VALUE_MAX_BYTES = 64 * 1024  # KV-10, measured as compact JSON UTF-8 (readings R8)
-KV_SOFT_QUOTA_BYTES = 1024 * 1024  # KV-11, keys + values (readings R30)
+KV_VALUE_MAX_BYTES = 64 * 1024  # KV-10, measured as compact JSON UTF-8 (docs/protocol-notes.md#r8)
+KV_SOFT_QUOTA_BYTES = 1024 * 1024  # KV-11, keys + values (docs/protocol-notes.md#r30)
 SECRET_MAX_BYTES = 2048  # SEC-7
 NAME_MAX_BYTES = 64  # panel, command, media key, face source id
 NAME_RE = re.compile(r"^[a-z0-9-]{1,64}$")
@@ -49,7 +49,7 @@ def utf8_len(text: str) -> int:
 
 
 def json_size(value: Any) -> int:
-    """Bytes of ``value`` as compact JSON in UTF-8 (readings R8)."""
+    """Bytes of ``value`` as compact JSON in UTF-8 (docs/protocol-notes.md#r8)."""
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
@@ -61,6 +61,7 @@ def check_name(value: str, what: str = "name") -> str:
 
 
 I64_ABS_MAX = 2**53  # PAN-9: Slint int is exact up to 2^53
-PROP_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")  # a Slint identifier (readings R29)
+# A Slint identifier (docs/protocol-notes.md#r29).
+PROP_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 VOLUME_MIN, VOLUME_MAX = 0, 100  # MED-13
 FACE_EXPRESSION_RE = re.compile(r"^[a-z0-9_]{1,64}$")  # the 37 names are not listed (FACE-15)

@@ -1,11 +1,11 @@
 """The extension manifest (``manifest.toml``): one schema for vrosdev, the packager and tests.
 
 The VXP page shows only ``[[settings]]`` and the panel roles; the rest of the format is ours,
-documented key by key in ``docs/manifest.md``. Every table refuses keys it does not know,
-naming them, because the page warns that older hosts reject newer manifest keys (readings R27):
-a typo must fail here rather than in front of a user. Values are never coerced (``"80"`` is not
-a number, ``1`` is not ``true``), since a manifest is written by hand and read by hosts that
-may be stricter than pydantic's lax mode.
+documented key by key in ``docs/manifest.md``. Every table refuses keys it does not know, naming
+them, because the page warns that older hosts reject newer manifest keys
+(docs/protocol-notes.md#r27): a typo must fail here rather than in front of a user. Values are never
+coerced (``"80"`` is not a number, ``1`` is not ``true``), since a manifest is written by hand and
+read by hosts that may be stricter than pydantic's lax mode.
 
 :func:`load_manifest` turns every problem into one line, ``<file>: <key path>: <reason (rule)>``,
 so that vrosdev can show the reason instead of launching (SET-14) and the packager can refuse
@@ -71,8 +71,8 @@ SEMVER_RE = re.compile(
     r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
 )
 VXP_VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+$")  # H-5: "major.minor"
-# BUS-6: an exact topic, or a prefix ending in `.*` (readings R10). Segments are non-empty and
-# hold no whitespace, dots or stars.
+# BUS-6: an exact topic, or a prefix ending in `.*` (docs/protocol-notes.md#r10). Segments are
+# non-empty and hold no whitespace, dots or stars.
 BUS_PATTERN_RE = re.compile(r"^[^\s.*]+(?:\.[^\s.*]+)*(?:\.\*)?$")
 PANEL_ROLES = ("overlay", "dash-tab")  # PAN-2
 

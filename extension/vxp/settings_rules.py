@@ -1,14 +1,14 @@
 """The manifest's ``[[settings]]`` entries and the rules their values obey (VXP SET-4 … SET-13).
 
-One set of rules serves three callers: the manifest loader checks each entry's ``default``,
-the host checks a ``kv`` write to a declared key (SET-18, readings R9: err ``invalid_value``)
-and the value in a ``settings_changed`` it is about to send, and stored ``text`` values are
-held to the same 1 KiB as defaults (readings R13). So the per-kind checks are plain functions
+One set of rules serves three callers: the manifest loader checks each entry's ``default``, the host
+checks a ``kv`` write to a declared key (SET-18, docs/protocol-notes.md#r9: err ``invalid_value``)
+and the value in a ``settings_changed`` it is about to send, and stored ``text`` values are held to
+the same 1 KiB as defaults (docs/protocol-notes.md#r13). So the per-kind checks are plain functions
 returning a reason, and the entry models call the same functions on their defaults.
 
-Our readings where the page is silent: ``min``/``max`` are inclusive and choice labels obey the
-200-byte label limit (R13); ``select`` choice values are strings, as in the page's example;
-``number`` values are JSON integers (``80.0`` and ``true`` are not).
+Where the page is silent (docs/protocol-notes.md#r13): ``min``/``max`` are inclusive and choice
+labels obey the 200-byte label limit; ``select`` choice values are strings, as in the page's
+example; ``number`` values are JSON integers (``80.0`` and ``true`` are not).
 """
 
 from __future__ import annotations
@@ -307,10 +307,10 @@ Setting = Annotated[
 def check_value(setting: Setting, value: object) -> str | None:
     """Why ``value`` may not be stored under ``setting``'s key, or None when it may.
 
-    For the host: a ``kv`` ``set`` to a declared key (answer err ``invalid_value`` with the
-    reason, readings R9) and a value it is about to send in ``settings_changed``. The reason
-    names the rule and never quotes more than a short prefix of the value; the caller adds the
-    key. Never raises, whatever JSON value it is given.
+    For the host: a ``kv`` ``set`` to a declared key (answer err ``invalid_value`` with the reason,
+    docs/protocol-notes.md#r9) and a value it is about to send in ``settings_changed``. The reason
+    names the rule and never quotes more than a short prefix of the value; the caller adds the key.
+    Never raises, whatever JSON value it is given.
     """
     match setting:
         case TextSetting():

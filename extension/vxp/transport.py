@@ -3,8 +3,8 @@
 Linux: the Unix socket named by ``VROS_EXT_ENDPOINT`` (T-3, T-4). Windows: the named pipe
 ``\\\\.\\pipe\\vros.ext.<id>`` through asyncio's proactor, wrapped as the same anyio
 ``ByteStream`` (T-2). The endpoint may appear after the process starts (T-5): connecting is
-retried for up to :data:`CONNECT_RETRY_S` with backoff from 50 ms doubling to 500 ms (readings
-R1), so hello still lands within 5 s of launch (H-2).
+retried for up to :data:`CONNECT_RETRY_S` with backoff from 50 ms doubling to 500 ms
+(docs/protocol-notes.md#r1), so hello still lands within 5 s of launch (H-2).
 
 The Windows path is untested on real Windows: on Linux its stream wrapper is exercised over an
 asyncio Unix connection, which has the same StreamReader/StreamWriter interface.
@@ -33,7 +33,7 @@ __all__ = [
 ENV_ENDPOINT = "VROS_EXT_ENDPOINT"
 ENV_TOKEN = "VROS_EXT_TOKEN"
 ENV_ID = "VROS_EXT_ID"
-CONNECT_RETRY_S = 4.0  # readings R1
+CONNECT_RETRY_S = 4.0  # docs/protocol-notes.md#r1
 BACKOFF_START_S = 0.05
 BACKOFF_MAX_S = 0.5
 READ_CHUNK = 65536

@@ -1,4 +1,4 @@
-"""Framing (seed "Frames", readings M1-M4): literal bytes, limits, and chunking properties."""
+"""Framing (seed "Frames", docs/protocol-notes.md#m1 to #m4): literal bytes, limits, chunking."""
 
 from __future__ import annotations
 

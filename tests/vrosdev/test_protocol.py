@@ -68,7 +68,7 @@ async def test_h15_previous_major_and_newer_minor_are_accepted() -> None:
         assert welcome["vxp_version"] == "1.7"
     async with running_host() as h:
         peer = await h.connect()
-        assert (await peer.hello("1.9"))["vxp_version"] == "1.7"  # readings R7
+        assert (await peer.hello("1.9"))["vxp_version"] == "1.7"  # docs/protocol-notes.md#r7
 
 
 async def test_h16_already_connected() -> None:

@@ -43,7 +43,7 @@ async def test_aud6_aud17_load_answers_then_audio_loaded(tmp_path: Path) -> None
         sound = await _loaded(p, 2, _tone(tmp_path / "a.wav"))
         status = await p.result(3, "audio", {"op": "get_status"})
         assert status == {"result": "status", "playing": []}
-        assert sound == "s-00000001"  # readings R22
+        assert sound == "s-00000001"  # docs/protocol-notes.md#r22
 
 
 async def test_aud23_r14_load_errors(tmp_path: Path) -> None:

@@ -252,7 +252,7 @@ def test_readme_example_runs_against_a_host(tmp_path: Path) -> None:
 
 
 def test_importing_the_client_does_not_import_pydantic() -> None:
-    """Start fast (DESIGN): pydantic is imported while the host answers hello, not before."""
+    """Start fast: pydantic is imported while the host answers hello, not before."""
     code = "import sys, vxp, vxp.client; print('pydantic' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""The SDK's public surface, pinned (STYLE 6): a change here is a deliberate API change."""
+"""The SDK's public surface, pinned: a change here is a deliberate API change."""
 
 from __future__ import annotations
 

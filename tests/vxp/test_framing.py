@@ -1,4 +1,5 @@
-"""Framing: T-7 (one object per line), T-9 (3 MiB), T-10 (stripping), readings R2/R3."""
+"""Framing: T-7 (one object per line), T-9 (3 MiB), T-10 (stripping), and the line rules of
+docs/protocol-notes.md#r2 and #r3."""
 
 from __future__ import annotations
 

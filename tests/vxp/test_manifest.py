@@ -1,8 +1,9 @@
 """The manifest schema (vxp.manifest) and Cueboard's own manifest.toml.
 
-Settings rules: SET-4 … SET-13 with readings R13; unknown keys: readings R27; panel roles: PAN-2;
-bus patterns: BUS-6 / R10; the capability shape: H-7. Every broken manifest is written to a
-real file and read with ``load_manifest``, as vrosdev and the packager read it.
+Settings rules: SET-4 … SET-13 with docs/protocol-notes.md#r13; unknown keys:
+docs/protocol-notes.md#r27; panel roles: PAN-2; bus patterns: BUS-6 / R10; the capability shape:
+H-7. Every broken manifest is written to a real file and read with ``load_manifest``, as vrosdev and
+the packager read it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """check_value: what a host accepts under a declared setting's key.
 
-Used for kv writes to declared keys (SET-18, KV-13, readings R9: err invalid_value), for the
-values of settings_changed, and for stored text values (SET-5 with readings R13).
+Used for kv writes to declared keys (SET-18, KV-13, docs/protocol-notes.md#r9: err
+invalid_value), for the values of settings_changed, and for stored text values (SET-5 with
+docs/protocol-notes.md#r13).
 """
 
 from __future__ import annotations

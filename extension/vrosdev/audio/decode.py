@@ -27,7 +27,7 @@ type Frames = npt.NDArray[np.float32]
 SAMPLE_RATE: Final = 48_000
 OUTPUT_CHANNELS: Final = 2
 BYTES_PER_FRAME: Final = OUTPUT_CHANNELS * 4  # stereo float32
-MAX_FILE_BYTES: Final = 256 * 1024 * 1024  # VXP AUD-15, readings R14: the file's size
+MAX_FILE_BYTES: Final = 256 * 1024 * 1024  # VXP AUD-15, docs/protocol-notes.md#r14: the file's size
 DEFAULT_DECODE_LIMIT_S: Final = 30.0  # VXP AUD-16
 _READ_BLOCK_FRAMES: Final = 65_536
 

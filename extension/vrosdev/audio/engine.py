@@ -17,7 +17,7 @@ Time: the mixer clock is seconds since the engine started (injectable, so tests 
 exactly); the decode deadline is always real time (time.monotonic), counted from the moment a
 worker starts the decode, not from `load` (a queued load has not started decoding).
 
-Decisions where the page and readings are silent (each documented once, here):
+Decisions where the page and docs/protocol-notes.md are silent (each documented once, here):
 - A relative path is refused by `load` with `not_found` ("path must be absolute"); so is a path
   that does not name a regular file.
 - `cache_full` arrives as `audio_loaded` `failed`: the decoded size is only known while
@@ -210,7 +210,7 @@ class AudioEngine:
     # -- load / unload ----------------------------------------------------------------------
 
     def load(self, path: str, normalize: bool) -> LoadStarted | AudioError:
-        """AUD-6/14/15/17, readings R14: path checks now, decode in the background."""
+        """AUD-6/14/15/17, docs/protocol-notes.md#r14: path checks now, decode in the background."""
         if "\0" in path or not os.path.isabs(path):
             return AudioError("not_found", "path must be absolute")
         try:

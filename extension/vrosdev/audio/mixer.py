@@ -1,10 +1,10 @@
 """Per-channel timelines at 48 kHz: what each channel would have sent to its device.
 
-A play becomes one placement per accepted target: the sound's frames, a linear gain
-(gain_pct / 100, readings R28), the frame where the play arrived, and where it ends (its own
-length, or a stop/replace cut; open-ended while a looping play runs). Nothing is mixed until a
-render is asked for, so plays cost a list append, and a render walks the placements block by
-block to keep memory bounded however long the session ran.
+A play becomes one placement per accepted target: the sound's frames, a linear gain (gain_pct / 100,
+docs/protocol-notes.md#r28), the frame where the play arrived, and where it ends (its own length, or
+a stop/replace cut; open-ended while a looping play runs). Nothing is mixed until a render is asked
+for, so plays cost a list append, and a render walks the placements block by block to keep memory
+bounded however long the session ran.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Typed values the audio engine hands to the protocol layer.
 
-Field names are the wire names of the VXP 1.7 audio namespace (spec "audio" and the shapes in
-readings.md), so `dataclasses.asdict` of any of these is the JSON object the host sends.
+Field names are the wire names of the VXP 1.7 audio namespace (spec "audio" and
+docs/protocol-notes.md#shapes-the-page-does-not-give), so `dataclasses.asdict` of any of these is
+the JSON object the host sends.
 """
 
 from __future__ import annotations

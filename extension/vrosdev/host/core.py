@@ -2,10 +2,10 @@
 
 A connection goes AWAIT_HELLO -> READY -> CLOSED. Before hello, any request other than hello is
 answered -32002 and the connection closed (E-11); no hello within the deadline closes it too
-(readings R5). After welcome, each request is checked in the spec's order: a valid JSON-RPC
-request (-32700/-32600), a known namespace for this host version (-32601), the capability
-(-32001), the params shape (-32602); then the namespace answers with a result or an ``err``.
-Every refusal is also a logged violation, so an extension author sees what vrOS would refuse.
+(docs/protocol-notes.md#r5). After welcome, each request is checked in the spec's order: a valid
+JSON-RPC request (-32700/-32600), a known namespace for this host version (-32601), the capability
+(-32001), the params shape (-32602); then the namespace answers with a result or an ``err``. Every
+refusal is also a logged violation, so an extension author sees what vrOS would refuse.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 These are vrosdev's own, written from the spec rather than taken from the SDK: the SDK's
 request models refuse bad values before sending, while a host must receive them and answer
 with the spec's domain error (an over-long kv key is ``key_too_large``, not -32602). A params
-object that fits no shape of its namespace is -32602 (E-8); an unknown ``op`` too (readings R4).
+object that fits no shape of its namespace is -32602 (E-8); an unknown ``op`` too
+(docs/protocol-notes.md#r4).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ __all__ = ["MediaDomainError", "MediaParamsError"]
 
 
 class MediaParamsError(ValueError):
-    """``params`` does not fit any media request shape (-32602; readings R4 for unknown ops)."""
+    """``params`` fits no media request shape (-32602; unknown ops: docs/protocol-notes.md#r4)."""
 
 
 class MediaDomainError(Exception):

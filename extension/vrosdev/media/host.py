@@ -11,7 +11,7 @@ exist only for clients that announced 1.4 or later (MED-18).
 
 The session table is shared by all connections: four sessions in total (MED-14), while keys,
 session ids and snapshots belong to the connection that opened them. Sessions end with their
-connection (readings R21).
+connection (docs/protocol-notes.md#r21).
 """
 
 from __future__ import annotations

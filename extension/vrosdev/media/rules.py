@@ -2,7 +2,7 @@
 
 Field types are a matter of shape (-32602); lengths, ranges and formats are domain errors
 named by the spec. An option newer than the client's announced version is ignored like an
-unknown field (readings R23), before its type is even looked at.
+unknown field (docs/protocol-notes.md#r23), before its type is even looked at.
 """
 
 from __future__ import annotations

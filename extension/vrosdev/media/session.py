@@ -180,7 +180,10 @@ class MediaSession:
         return {"kind": self.phase}
 
     def snapshot_json(self) -> dict[str, Any]:
-        """This session's row of a ``media_snapshot`` (readings.md, "Shapes")."""
+        """This session's row of a ``media_snapshot``.
+
+        Its shape: docs/protocol-notes.md#shapes-the-page-does-not-give
+        """
         o = self.options
         return {
             "key": self.key,

@@ -2,7 +2,7 @@
 
 vrosdev reads the client's announced ``vxp_version`` itself instead of trusting the SDK: an
 event or an option newer than what the client announced is never sent to it or honoured
-(readings R16, R23).
+(docs/protocol-notes.md#r16, #r23).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The root is the last `export component` in the file (the last `component` when nothing is
 exported), which is the component Slint itself treats as the file's main one. Only declarations
 directly in the root's body count: properties of child elements are not part of the panel's
-wire surface (readings R29: wire names are the Slint names as declared).
+wire surface (docs/protocol-notes.md#r29: wire names are the Slint names as declared).
 """
 
 import re

@@ -1,8 +1,8 @@
 """Typed panel values: wire `{"t": ..., "v": ...}` against the panel's declared Slint types.
 
-PAN-8..11 give the wire tags; readings R29 says an unknown prop name or a wrongly typed value is
-a logged violation and is ignored. Checking is pure (no Slint import), so the host can validate
-in its own process; building Slint values happens in the preview worker.
+PAN-8..11 give the wire tags; docs/protocol-notes.md#r29 says an unknown prop name or a wrongly
+typed value is a logged violation and is ignored. Checking is pure (no Slint import), so the host
+can validate in its own process; building Slint values happens in the preview worker.
 
 The `rows` shape (see README.md): the Slint property is a model of structs whose fields are named
 c0, c1, ... in cell order, e.g. `in property <[{c0: string, c1: int, c2: bool}]> sounds;` (or a

@@ -1,4 +1,4 @@
-"""An emulated Studio host for the extension protocol v1 (seed DocsExtensionsV1, readings M1-M7).
+"""An emulated Studio host for the extension protocol v1 (docs/protocol-notes.md#m1 to #m7).
 
 ``main(argv)`` is the ``vrosdev studio`` command; ``python -m vrosdev.studio`` runs it too.
 """

@@ -95,7 +95,7 @@ class Since:
     """Field metadata: the VXP minor version that introduced an outbound option.
 
     The client refuses to send a field whose ``Since`` is newer than the host's welcome version
-    (readings R23); see :func:`vxp.version.fields_newer_than`.
+    (docs/protocol-notes.md#r23); see :func:`vxp.version.fields_newer_than`.
     """
 
     version: str

@@ -1,8 +1,8 @@
 """assets: images for panels, decoded by the extension (VXP AST-1 … AST-20). No capability.
 
-Limit failures carry the code the host answers (readings R18): a key ``bad_key``; a zero size,
-no frames, a delay outside 20-1000 ms or pixels of the wrong length ``bad_pixels``; more than
-128 px or 2 MiB decoded ``too_large``; more than 60 frames ``too_many_frames``.
+Limit failures carry the code the host answers (docs/protocol-notes.md#r18): a key ``bad_key``; a
+zero size, no frames, a delay outside 20-1000 ms or pixels of the wrong length ``bad_pixels``; more
+than 128 px or 2 MiB decoded ``too_large``; more than 60 frames ``too_many_frames``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """audio: decode once, play on named channels (VXP AUD-1 … AUD-23). Requires ``audio``.
 
 Shapes the page leaves out (status rows, channels, devices, the ``audio_loaded`` outcome) follow
-readings.md "Shapes the page does not give".
+docs/protocol-notes.md#shapes-the-page-does-not-give.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ CHANNELS = ("soundboard", "mic", "ui")  # AUD-3 … AUD-5; a newer host may add 
 
 class PlayTarget(Outbound):
     channel: str
-    gain_pct: int  # linear amplitude, sample * gain_pct / 100 (readings R28)
+    gain_pct: int  # linear amplitude, sample * gain_pct / 100 (docs/protocol-notes.md#r28)
 
     @field_validator("gain_pct")
     @classmethod
@@ -138,7 +138,7 @@ class AudioEndpoint(Inbound):
 
 
 class AudioLoading(Inbound):
-    """``sound`` is an opaque id such as ``s-00000001`` (readings R22)."""
+    """``sound`` is an opaque id such as ``s-00000001`` (docs/protocol-notes.md#r22)."""
 
     result: Literal["loading"]
     sound: str

@@ -1,7 +1,7 @@
 """bus: publish and subscribe between extensions and vrOS (VXP BUS-1 … BUS-10).
 
 No capability: the own prefix ``ext.<id>.`` is always allowed; other topics are checked by the
-host against ``granted.bus`` (readings R10), answered with ``not_allowed``.
+host against ``granted.bus`` (docs/protocol-notes.md#r10), answered with ``not_allowed``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Events the host sends as notifications, tagged by ``event`` (VXP EVT-1 … EVT-16).
 
 Each event carries ``SINCE``, the minor version that introduced it: the host sends an event
-only to clients whose hello announced at least that version (readings R16, H-18).
+only to clients whose hello announced at least that version (docs/protocol-notes.md#r16, H-18).
 """
 
 from __future__ import annotations
@@ -176,4 +176,4 @@ def _tag(model: type[KnownEvent]) -> str:
 
 
 EVENT_SINCE: dict[str, str] = {_tag(m): m.SINCE for m in KNOWN_EVENTS}
-"""Event name -> the minor version that introduced it (readings R16)."""
+"""Event name -> the minor version that introduced it (docs/protocol-notes.md#r16)."""

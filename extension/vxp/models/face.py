@@ -3,14 +3,14 @@
 Providing needs ``face_provide`` (register, unregister, publish), reading ``face_read``
 (subscribe, unsubscribe); a missing or revoked grant is the domain err ``not_granted``.
 
-The page names the sample and state fields but not their JSON shapes; ours (to be confirmed in
-readings.md): a gaze is a ``[x, y, z]`` unit vector in headset space (FACE-24), eyes carry
-``gaze`` (combined) or ``gaze_left``/``gaze_right``, ``closed_left``/``closed_right``,
-``convergence_m`` and ``confidence``; a mouth carries ``weights``. The ``face_update`` state is
-``{"granted": {"provide", "read"}, "eyes": selected | null, "mouth": selected | null,
-"demands": [{"source_id", "eyes", "mouth"}]}`` where selected is ``{"source_id", "age_ms",
-"sample"}``. The 37 expression names are not listed on the page, so names are only checked
-for their form. A missing channel means unknown, never zero (FACE-28): every part is optional.
+The page names the sample and state fields but not their JSON shapes; this SDK reads them as: a gaze
+is a ``[x, y, z]`` unit vector in headset space (FACE-24), eyes carry ``gaze`` (combined) or
+``gaze_left``/``gaze_right``, ``closed_left``/``closed_right``, ``convergence_m`` and
+``confidence``; a mouth carries ``weights``. The ``face_update`` state is ``{"granted": {"provide",
+"read"}, "eyes": selected | null, "mouth": selected | null, "demands": [{"source_id", "eyes",
+"mouth"}]}`` where selected is ``{"source_id", "age_ms", "sample"}``. The 37 expression names are
+not listed on the page, so names are only checked for their form. A missing channel means unknown,
+never zero (FACE-28): every part is optional.
 """
 
 from __future__ import annotations

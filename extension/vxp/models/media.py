@@ -2,7 +2,8 @@
 
 The URL is a credential (MED-12): it is ``repr=False``, the models that carry it hide their
 input in validation errors, and no message names it. Snapshot and control shapes follow
-readings.md "Shapes the page does not give"; the ``status`` reply is a session row (our reading).
+docs/protocol-notes.md#shapes-the-page-does-not-give;
+the ``status`` reply is a session row (our reading).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class MediaOpen(Outbound):
     op: Literal["open"] = "open"
     key: str
     url: str = Field(repr=False)
-    title: str | None = None  # optional, empty by default (readings R15)
+    title: str | None = None  # optional, empty by default (docs/protocol-notes.md#r15)
     max_fps: MaxFps = None
     volume_pct: VolumePct = None
     muted: bool | None = None
@@ -203,7 +204,7 @@ class _SessionState(Inbound):
     """A live session: ``playback`` and ``video`` separately (MED-19, MED-20)."""
 
     key: str
-    session: str  # an opaque id such as m-00000001 (readings R22)
+    session: str  # an opaque id such as m-00000001 (docs/protocol-notes.md#r22)
     source_generation: Annotated[int, Field(ge=0)]
     title: str = ""
     playback: Playback

@@ -29,7 +29,8 @@ from ._base import Inbound, Outbound, Since, tag_of
 NAMESPACE = "panel"
 CAPABILITY: str | None = None
 SINCE = "1.0"
-OP_CAPABILITIES = {"define": "overlays"}  # a domain err not_allowed without it (readings R11)
+# Without it, a domain err not_allowed (docs/protocol-notes.md#r11).
+OP_CAPABILITIES = {"define": "overlays"}
 
 # --- typed values (PAN-8 … PAN-11) ----------------------------------------------------------
 
@@ -210,7 +211,7 @@ class PanelProps(Outbound):
     def _names(cls, props: list[tuple[str, TypedValue]]) -> list[tuple[str, TypedValue]]:
         for name, _ in props:
             if not PROP_NAME_RE.fullmatch(name):
-                raise ValueError(f"prop name {name!r} is not a Slint identifier (readings R29)")
+                raise ValueError(f"prop name {name!r} is not a Slint identifier")
         return props
 
 

@@ -153,7 +153,7 @@ def hello_adapter() -> TypeAdapter[HelloResponse]:
 
 
 def event_since() -> Mapping[str, str]:
-    """Event name -> the minor that introduced it (readings R16); see ``events.EVENT_SINCE``."""
+    """Event name -> the minor that introduced it (docs/protocol-notes.md#r16)."""
     from .events import EVENT_SINCE
 
     return EVENT_SINCE

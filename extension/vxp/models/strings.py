@@ -44,7 +44,7 @@ StringsRequest = Annotated[Annotated[StringsGet, Tag("get")], Field(discriminato
 class Strings(Inbound):
     """``locale`` is the one actually returned: ``en-US`` for an unknown locale (STR-4).
 
-    ``entries`` maps key to text (readings R20).
+    ``entries`` maps key to text (docs/protocol-notes.md#r20).
     """
 
     result: Literal["strings"]

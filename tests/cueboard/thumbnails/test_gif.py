@@ -1,7 +1,7 @@
 """GIF compositing, on hand-written files whose every pixel is known (MED/AST asset rules).
 
-Each case here is one that Pillow 13 gets wrong (shared/notes/animated-images.md) or a rule of
-the browsers' conventions the issue asks for.
+Each case here is one that Pillow 13 gets wrong (disposal, transparency and frame offsets of
+animated GIFs) or a rule of the browsers' conventions the issue asks for.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Start fast: the asset table and cueboard itself import neither Pillow nor httpx (DESIGN)."""
+"""Start fast: the asset table and cueboard itself import neither Pillow nor httpx."""
 
 from __future__ import annotations
 

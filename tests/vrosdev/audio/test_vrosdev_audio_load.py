@@ -1,4 +1,7 @@
-"""load / unload: decoding real files, limits, errors (AUD-6, 7, 14-17, 23; readings R14, R22)."""
+"""load / unload: decoding real files, limits, errors.
+
+AUD-6, 7, 14-17, 23; docs/protocol-notes.md#r14, #r22.
+"""
 
 from __future__ import annotations
 

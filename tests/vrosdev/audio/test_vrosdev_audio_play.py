@@ -101,7 +101,7 @@ def test_play_to_two_channels_lists_both_targets(engine: AudioEngine, sound: str
     assert engine.status() == [
         StatusRow(sound, (Target("soundboard", 80), Target("mic", 40)), False)
     ]
-    # The wire shape of readings.md once serialized.
+    # The wire shape of docs/protocol-notes.md#shapes-the-page-does-not-give, once serialized.
     assert json.loads(json.dumps(dataclasses.asdict(engine.status()[0]))) == {
         "sound": sound,
         "targets": [{"channel": "soundboard", "gain_pct": 80}, {"channel": "mic", "gain_pct": 40}],

@@ -12,7 +12,7 @@ from vrosdev.media import ControlEvent, ControlRefused, control_allowed
 if TYPE_CHECKING:
     from conftest import Harness
 
-# The media_control lines of readings.md "Shapes the page does not give", verbatim.
+# The media_control lines of docs/protocol-notes.md#shapes-the-page-does-not-give, verbatim.
 READINGS = [
     json.loads(line)
     for line in (

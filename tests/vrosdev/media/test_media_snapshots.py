@@ -13,7 +13,7 @@ from vrosdev.media import snapshot_allowed
 if TYPE_CHECKING:
     from conftest import Harness
 
-# The media_snapshot line of readings.md "Shapes the page does not give", verbatim.
+# The media_snapshot line of docs/protocol-notes.md#shapes-the-page-does-not-give, verbatim.
 READINGS_SNAPSHOT = json.loads(
     '{"event":"media_snapshot","granted":true,"sessions":[{"key":"deck-1","session":'
     '"m-00000001","source_generation":2,"title":"Stream","playback":{"kind":"failed",'

@@ -1,4 +1,4 @@
-"""The host's static rules (readings R24, R25, R29; PAN-23, PAN-33)."""
+"""The host's static rules (docs/protocol-notes.md#r24, #r25, #r29; PAN-23, PAN-33)."""
 
 from __future__ import annotations
 

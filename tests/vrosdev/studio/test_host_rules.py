@@ -1,5 +1,5 @@
-"""Every rule of the seed (DocsExtensionsV1) and readings M1-M7, against the emulated Studio host,
-spoken by a raw peer in literal bytes and JSON."""
+"""Every rule of the seed (DocsExtensionsV1) and docs/protocol-notes.md#m1 to #m7, against the
+emulated Studio host, spoken by a raw peer in literal bytes and JSON."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ SEED_CLIENT_REL = Path("..") / "shared" / "seeds" / "000-sample-client.py"
 
 
 def seed_client() -> Path:
-    """The seed's sample client: ../shared/seeds from the repository, else /work/shared."""
+    """The sample client of the Studio protocol's page, kept beside the repository's checkout."""
     for candidate in (REPO / SEED_CLIENT_REL, Path("/work/shared/seeds/000-sample-client.py")):
         if candidate.is_file():
             return candidate.resolve()

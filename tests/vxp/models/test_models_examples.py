@@ -1,6 +1,8 @@
-"""Every JSON example of the VXP 1.7 page and of readings.md "Shapes" parses and re-serialises.
+"""Every JSON example of the VXP 1.7 page and of the protocol notes' shapes parses and
+re-serialises.
 
-Fixtures are literal lines copied from /work/shared/spec/vxp-1.7.md and readings.md; a second
+Fixtures are literal lines copied from the VXP 1.7 page and from
+docs/protocol-notes.md#shapes-the-page-does-not-give; a second
 table covers every op and result the page's tables name, built from those tables.
 """
 
@@ -17,7 +19,7 @@ from vxp.models.handshake import Hello
 
 # (namespace or "event" / "hello" / "hello_result", direction, literal JSON)
 SPEC_EXAMPLES: list[tuple[str, str, str]] = [
-    # vxp-1.7.md, "Requests, responses and events"
+    # the VXP 1.7 page, "Requests, responses and events"
     ("kv", "request", '{"op":"get","key":"count"}'),
     ("kv", "response", '{"result":"value","value":3,"revision":12}'),
     ("event", "event", '{"event":"panel_shown","panel":"overlay"}'),
@@ -70,7 +72,7 @@ SPEC_EXAMPLES: list[tuple[str, str, str]] = [
     ),
 ]
 
-# readings.md, "Shapes the page does not give" (verbatim)
+# docs/protocol-notes.md#shapes-the-page-does-not-give (verbatim)
 READINGS_SHAPES: list[tuple[str, str, str]] = [
     (
         "event",
@@ -317,7 +319,8 @@ ALL = SPEC_EXAMPLES + READINGS_SHAPES + TABLE_EXAMPLES
     ("kind", "direction", "text"), ALL, ids=[f"{k}-{t[:40]}" for k, _, t in ALL]
 )
 def test_example_parses_and_reserialises(kind: str, direction: str, text: str) -> None:
-    """T-13, T-14, T-15, PAN-8, AST-6, AUD-19, FACE-11, readings "Shapes"."""
+    """T-13, T-14, T-15, PAN-8, AST-6, AUD-19, FACE-11, and the shapes of
+    docs/protocol-notes.md#shapes-the-page-does-not-give."""
     model = _parse(kind, direction, text)
     assert "Unknown" not in type(model).__name__, "a known example parsed as unknown"
     original = json.loads(text)

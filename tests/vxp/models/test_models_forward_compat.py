@@ -42,7 +42,10 @@ def test_unknown_code_is_a_plain_string(namespace: str) -> None:
 
 
 def test_unknown_kinds_parse_into_unknown_members() -> None:
-    """readings "Shapes": unknown ``kind`` values are skipped like unknown events."""
+    """Unknown ``kind`` values are skipped like unknown events.
+
+    docs/protocol-notes.md#shapes-the-page-does-not-give
+    """
     adapter = registry.event_adapter()
     loaded = adapter.validate_python(
         {"event": "audio_loaded", "sound": "s-1", "outcome": {"kind": "partial", "pct": 50}}

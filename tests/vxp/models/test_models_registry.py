@@ -110,7 +110,7 @@ def test_ops_are_read_off_the_request_union() -> None:
 
 
 def test_event_since_is_readings_r16() -> None:
-    """H-18, readings R16: the minor that introduced each event."""
+    """H-18, docs/protocol-notes.md#r16: the minor that introduced each event."""
     assert registry.event_since() == EVENT_SINCE
     newer = {name: since for name, since in EVENT_SINCE.items() if since != "1.0"}
     assert newer == {
@@ -189,7 +189,7 @@ def test_exported_names_are_pinned() -> None:
     ],
 )
 def test_version_gated_options_carry_since(model: object, host: str, newer: list[str]) -> None:
-    """VER-8, VER-11, VER-12, readings R23: options newer than the host are never sent."""
+    """VER-8, VER-11, VER-12, docs/protocol-notes.md#r23: options newer than the host stay off."""
     assert isinstance(model, MediaOpen | MediaSet | MediaReload | PanelDefine)
     assert fields_newer_than(model, Version.parse(host)) == newer
 

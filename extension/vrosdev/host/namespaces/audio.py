@@ -3,7 +3,7 @@
 The engine decodes on worker threads; each outcome crosses into the event loop through a
 memory stream and goes out as ``audio_loaded`` only after the ``loading`` response of the same
 sound has been written, so the order on the wire is always response first (AUD-6).
-Sounds live as long as vrosdev, across reconnects (readings R21).
+Sounds live as long as vrosdev, across reconnects (docs/protocol-notes.md#r21).
 """
 
 from __future__ import annotations

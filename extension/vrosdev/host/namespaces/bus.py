@@ -1,6 +1,6 @@
 """bus (BUS-1 … BUS-10). The own prefix ``ext.<id>.`` is always allowed; anything else must
-match the *granted* bus patterns (readings R10). Subscribing to ``vr.lifecycle`` yields
-``vr_lifecycle`` events instead of ``bus`` events (BUS-9)."""
+match the *granted* bus patterns (docs/protocol-notes.md#r10). Subscribing to
+``vr.lifecycle`` yields ``vr_lifecycle`` events instead of ``bus`` events (BUS-9)."""
 
 from __future__ import annotations
 

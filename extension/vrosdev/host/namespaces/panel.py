@@ -3,7 +3,7 @@ compiled by the real Slint compiler, manifest panels that cannot be removed.
 
 Typed values are checked against their tag (a value that does not fit its tag is -32602);
 a prop the panel does not declare, or whose tag does not fit the declared Slint type, is a
-logged violation and is ignored (readings R29), yet the request is still ``applied``.
+logged violation and is ignored (docs/protocol-notes.md#r29), yet the request is still ``applied``.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def install(host: ExtensionHost) -> None:
                 raise DomainErr("internal")
 
     async def drop_runtime_panels(conn: Connection) -> None:
-        """Runtime panels end with the connection (readings R21)."""
+        """Runtime panels end with the connection (docs/protocol-notes.md#r21)."""
         renderer = host.services.get("renderer")
         for name in [n for n, s in table.items() if s.runtime]:
             del table[name]
