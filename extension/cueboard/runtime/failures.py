@@ -9,22 +9,22 @@ __all__ = ["failure_of"]
 
 
 def failure_of(exc: BaseException) -> HostFailure:
-    """What a request's exception means to the policy table; never a URL or a token (the SDK's
-    messages hold neither, and only the class and code are kept)."""
+    """What a request's exception means to the policy table: its kind and code, never its
+    message (a host's message may quote what was sent, a URL say)."""
     match exc:
         case vxp.DomainError(code=code):
-            return HostFailure("domain", code, f"{exc.namespace}: {code}")
+            return HostFailure("domain", code)
         case vxp.ProtocolError(code=code):  # CapabilityDenied is one, with -32001
-            return HostFailure("protocol", code, f"protocol error {code}")
+            return HostFailure("protocol", code)
         case vxp.MalformedResponse():
-            return HostFailure("unreadable", None, "a response this SDK cannot read")
+            return HostFailure("unreadable")
         case vxp.InvalidRequest(code=code):
-            return HostFailure("invalid", code, "outside the spec's limits")
-        case vxp.LocalProtocolError():  # NotSupportedByHost: newer than the host
-            return HostFailure("invalid", None, type(exc).__name__)
-        case vxp.ConnectionClosed() | vxp.FrameTooLarge():
-            return HostFailure("closed", None, "the connection is gone")
+            return HostFailure("invalid", code)
+        case vxp.NotSupportedByHost():  # newer than the host's version
+            return HostFailure("invalid", "not_supported_by_host")
+        case vxp.ConnectionClosed() | vxp.FrameTooLarge() | vxp.LocalProtocolError():
+            return HostFailure("closed")  # no session to send on: between connections
         case TimeoutError():
-            return HostFailure("timeout", None, "no answer in time")
+            return HostFailure("timeout")
         case _:
             return HostFailure("unreadable", None, type(exc).__name__)

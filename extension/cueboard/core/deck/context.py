@@ -34,7 +34,8 @@ type Step[T] = Generator[object, Outcome | None, T]
 
 @dataclass(frozen=True, slots=True)
 class HostFacts:
-    """What the deck needs from a welcome: the host's version, the grants, and the time."""
+    """What the deck needs from a welcome: the host's version, the grants, and the clock
+    value at the welcome (the deck sets no timers of its own yet)."""
 
     version: Version
     media: bool

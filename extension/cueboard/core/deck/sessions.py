@@ -2,10 +2,10 @@
 
 Each step is a generator (see :mod:`.context`) that changes the slots only from the answers it
 gets. What a final failure means is decided here: ``no_such_session`` on ``set``, ``reload`` or
-``status`` opens the slot again cleanly (the host lost it, docs/protocol-notes.md#r21); ``busy``
-and the other domain codes are told to the user and not repeated; an ``open`` whose outcome is
-unknown leaves the slot *unsettled* for the next snapshot to decide (:mod:`.state`), never sent
-again.
+``status`` opens the slot again cleanly (the host lost it, docs/protocol-notes.md#r21);
+``busy`` and the other domain codes are told to the user and not repeated; an ``open`` whose
+outcome is unknown leaves the slot *unsettled* for the next snapshot to decide
+(:mod:`.events`), never sent again.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from .context import (
     ask,
 )
 from .slots import PendingOpen, SessionOptions, Slot, observe
-from .storage import keep_url as keep_url
-from .storage import kv_get, kv_slot_key, save_slot, secret_get
+from .storage import fields_of, forget, keep_url, kv_get, kv_slot_key, save_slot, secret_get
 
 
 def fail(state: DeckState, failure: HostFailure, title: str) -> Step[Notice]:
@@ -59,8 +58,9 @@ def _no_such_session(failure: HostFailure) -> bool:
 def settable(state: DeckState, changes: Mapping[str, Any]) -> dict[str, Any]:
     wire = dict(changes)
     if not state.host_at_least(CONTROLS_ON_PLAYER_SINCE):
-        # hidden before 1.7, never sent (docs/protocol-notes.md#r23)
-        wire.pop("controls_on_player", None)
+        wire.pop(
+            "controls_on_player", None
+        )  # hidden before 1.7, never sent (docs/protocol-notes.md#r23)
     return wire
 
 
@@ -155,6 +155,8 @@ def reload_live(
     session = slot.session
     if session is None:
         return None
+    if not state.sendable():  # unsupported while this reload waited its turn
+        return (yield from refusal(state))
     send_title = name if state.host_at_least(RELOAD_TITLE_SINCE) else None
     got = yield from ask(
         state,
@@ -193,12 +195,14 @@ def close(state: DeckState, slot: Slot) -> Step[Notice | None]:
     """Close a slot's session and forget the slot (its kv record and kept URL too)."""
     from vxp.models import media
 
-    from .storage import forget
-
     session = slot.session
     if session is not None and state.sendable():
         got = yield from ask(
-            state, "media", lambda: media.MediaClose(session=session), media.MediaClosed
+            state,
+            "media",
+            lambda: media.MediaClose(session=session),
+            media.MediaClosed,
+            user_asked=True,
         )
         if isinstance(got, HostFailure) and not _no_such_session(got):  # gone: closing is done
             return (yield from fail(state, got, slot.title))
@@ -237,9 +241,9 @@ def set_slot(state: DeckState, slot: Slot, changes: Mapping[str, Any]) -> Step[N
 
 
 def reconcile(state: DeckState, slot: Slot) -> Step[Notice | None]:
-    """A slot that had a session before a reconnect: ask ``status`` (sessions end with their
-    connection, docs/protocol-notes.md#r21, so this usually answers no_such_session and the slot
-    is opened again with its held URL)."""
+    """A slot that had a session before a reconnect: ask ``status``. Sessions end with their
+    connection (docs/protocol-notes.md#r21), so this usually answers no_such_session and the
+    slot is opened again with its held URL."""
     from vxp.models import media
 
     session = slot.session
@@ -270,8 +274,6 @@ def restore(state: DeckState, slot: Slot) -> Step[Notice | None]:
     if not isinstance(record, dict) or slot.in_use or slot.unsettled is not None:
         return None
     meta: dict[str, Any] = record  # pyright: ignore[reportUnknownVariableType]
-    from .storage import fields_of
-
     try:
         title = check_title(str(meta.get("title", "")))
     except DeckInputError:
@@ -321,7 +323,6 @@ __all__ = [
     "close",
     "each_slot",
     "fail",
-    "keep_url",
     "open_into",
     "reconcile",
     "refusal",

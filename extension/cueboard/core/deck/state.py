@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cueboard.contract import MediaMode, StatusLevel
 from cueboard.core.effects import Effect, Failure, Log, Notice, Reply, Tickets
@@ -40,7 +40,7 @@ from cueboard.i18n import msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
 from vxp.secret import Secret
 
-from . import events, sessions
+from . import events, notices, sessions
 from .context import (
     CONTROLS_ON_PLAYER_SINCE,
     NATIVE_CONTROLS_SINCE,
@@ -49,12 +49,9 @@ from .context import (
     Step,
 )
 from .runner import Flow, Runner
-from .slots import SessionOptions, Slot, check_options
-from .storage import KV_OPTIONS_KEY, as_record, kv_set
+from .slots import DeckOptions, SessionOptions, Slot, check_options
+from .storage import KV_OPTIONS_KEY, as_record, fields_of, kv_get, kv_set
 from .views import DeckView, slot_view
-
-if TYPE_CHECKING:
-    pass
 
 
 class DeckCore:
@@ -122,28 +119,24 @@ class DeckCore:
         out: list[Effect] = []
         for slot in st.slots.values():
             slot.generation_unsure = False
-            # that connection's sessions ended with it (docs/protocol-notes.md#r21)
             if slot.unsettled is not None:
+                # Had that open happened, its session ended with the connection
+                # (docs/protocol-notes.md#r21).
                 slot.unsettled = None
-                out.append(
-                    Log(logging.INFO, f"{slot.key}: an unsettled open ended with its connection")
-                )
-        first = not st.restored
-        return out + self._enqueue(self._notices(self._start() if first else self._reconnect()))
+                said = f"{slot.key}: an unsettled open ended with its connection"
+                out.append(Log(logging.INFO, said))
+        return out + self._enqueue(self._notices(self._welcomed()))
 
     def _start(self) -> Step[list[Notice]]:
         st = self._state
         if not st.media_available():
             return []
         st.restored = True
-        from .slots import DeckOptions
-        from .storage import fields_of, kv_get
-
         stored = yield from kv_get(st, KV_OPTIONS_KEY)
         st.options = replace(st.options, **fields_of(stored, DeckOptions))
         return (yield from sessions.each_slot(st, sessions.restore))
 
-    def _reconnect(self) -> Step[list[Notice]]:
+    def _welcomed(self) -> Step[list[Notice]]:
         st = self._state
         if not st.restored:
             return (yield from self._start())
@@ -162,12 +155,12 @@ class DeckCore:
             return None
         if not self._state.media_available():
             return [Log(logging.DEBUG, "media request skipped: the deck is hidden on this host")]
-        return [sessions.notices.unsupported()]
+        return [notices.unsupported()]
 
     def open(self, url: str | Secret, title: str = "", key: str | None = None) -> list[Effect]:
         """Open ``url`` (a str or a :class:`vxp.Secret`) in ``key``'s slot, or in the first free
-        one. A live slot is never opened twice (that would be ``busy``,
-        docs/protocol-notes.md#r15)."""
+        one. A live slot is never opened twice: that would be ``busy``
+        (docs/protocol-notes.md#r15)."""
         refused = self._refused()
         if refused is not None:
             return refused
@@ -186,7 +179,7 @@ class DeckCore:
                 yield Log(logging.DEBUG, f"open for a key outside the deck ignored: {key!r}")
                 return None
             if slot.session is not None:
-                return sessions.notices.busy(slot.title)
+                return notices.busy(slot.title)
         else:
             free = (s for s in st.slots.values() if not s.in_use and s.unsettled is None)
             slot = next(free, None)
@@ -243,12 +236,12 @@ class DeckCore:
         if not slot.in_use:
             return None
         if slot.unsettled is not None:
-            return sessions.notices.pending(slot.title)
+            return notices.pending(slot.title)
         return (yield from sessions.close(self._state, slot))
 
     def set_options(self, key: str, **changes: Any) -> list[Effect]:
-        """Change one slot's options (native_controls is fixed at open,
-        docs/protocol-notes.md#r23)."""
+        """Change one slot's options; native_controls is fixed at open
+        (docs/protocol-notes.md#r23)."""
         changes = {k: v for k, v in changes.items() if v is not None}
         changes.pop("native_controls", None)
         try:
