@@ -3,13 +3,15 @@
 The checks (tests/e2e/fault_matrix.py runs the cases): no traceback; no exit before vrosdev's
 ``shutting_down``; at most 3 retries of any one request; no more requests of the faulted kind
 in the 3 s after the first fault than the baseline's busiest 3 s plus 10; ``play-slot-1`` plays
-after the fault window (another slot when slot 1's own sound was refused for good); and a
-localized notice in the overlay's ``status-text`` when the failed request was the user's.
+after the fault window (another slot when slot 1's own sound was refused for good, none when
+every sound was); and a localized notice in the overlay's ``status-text`` when the failed
+request was the user's.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +22,22 @@ WINDOW_S = 3.0
 MAX_RETRIES = 3
 EXTRA_REQUESTS = 10
 REFUSED_FOR_GOOD = frozenset({"not_found", "too_long", "undecodable"})
-# Requests Cueboard sends only because a person asked (a command or a panel callback): a failure
-# of one of these must reach the overlay's status line as a localized notice.
+# A failure of a request a person asked for (a command or a panel callback) must reach the
+# overlay's status line as a localized notice. Asked for: one of these kinds, sent within
+# USER_WITHIN_S of such a step. Background work (loads, saves, props) is not on this list.
 USER_STEPS = ("script: invoke ", "script: click ")
+USER_PAIRS = frozenset(
+    {
+        ("audio", "play"),
+        ("audio", "stop"),
+        ("audio", "stop_all"),
+        ("media", "open"),
+        ("media", "set"),
+        ("media", "reload"),
+        ("media", "close"),
+    }
+)
+USER_WITHIN_S = 0.5
 
 Case = tuple[str, str, str, str]  # method, op, code, mode ("1" or "3s")
 
@@ -108,6 +123,17 @@ def check_common(out: Outcome) -> None:
         out.problems.append(f"the extension exited before the end (exit {out.code})")
 
 
+def _any_loaded(t: Transcript) -> bool:
+    """Some sound loaded: with every load refused for good, there is nothing left to play."""
+    return any(
+        isinstance(x.get("frame"), dict)
+        and (x["frame"].get("params") or {}).get("event") == "audio_loaded"
+        and (x["frame"]["params"].get("outcome") or {}).get("kind") == "loaded"
+        for x in t.lines
+        if x.get("dir") == "host>ext"
+    )
+
+
 def _ok(answer: dict[str, Any] | None) -> bool:
     result = (answer or {}).get("result")
     return isinstance(result, dict) and result.get("result") == "ok"
@@ -152,31 +178,39 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
         out.problems.append(f"{in_window} {method}.{op} requests in {WINDOW_S:g} s (bound {bound})")
     refused_for_good = pair == ("audio", "load") and code in REFUSED_FOR_GOOD
     slot_1 = played_after(t, "script: invoke play-slot-1", "script: invoke play-slot-2")
-    other = refused_for_good and played_after(t, "script: invoke play-slot-2", None)
+    other = refused_for_good and (
+        played_after(t, "script: invoke play-slot-2", None) or not _any_loaded(t)
+    )
     if not (slot_1 or other):
         out.problems.append("play-slot-1 did not play after the fault window")
     for ts, injected in faults:
-        if user_asked(t, ts) and not status_notice_after(t, ts):
+        if pair in USER_PAIRS and user_asked(t, ts) and not status_notice_after(t, ts):
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")
             break
 
 
-def user_asked(t: Transcript, at: float, within: float = 0.5) -> bool:
-    """The faulted request followed a person's step (a command or a callback) closely."""
-    notes = [x for x in t.lines if "note" in x and x["t"] <= at]
-    if not notes:
-        return False
-    last = notes[-1]
-    return str(last["note"]).startswith(USER_STEPS) and at - last["t"] <= within
+def user_asked(t: Transcript, at: float, within: float = USER_WITHIN_S) -> bool:
+    """A person's step (a command or a callback) came shortly before the request."""
+    return any(
+        str(x["note"]).startswith(USER_STEPS) and at - within <= x["t"] <= at
+        for x in t.lines
+        if "note" in x
+    )
 
 
-def _catalog_prefixes() -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def _catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
+    """Each locale's messages as patterns: literal text kept, ``{placeholders}`` any text.
+    A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
+    out: dict[str, list[re.Pattern[str]]] = {}
     for path in (REPO / "extension" / "cueboard" / "locales").glob("*.json"):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        values = _strings(data)
-        out[path.stem] = [v.split("{", 1)[0].strip() for v in values if v.split("{", 1)[0].strip()]
+        patterns: list[re.Pattern[str]] = []
+        for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
+            parts = re.split(r"\{[^{}]*\}", value)
+            if sum(len(p.strip()) for p in parts) < 3:
+                continue
+            patterns.append(re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL))
+        out[path.stem] = patterns
     return out
 
 
@@ -191,25 +225,26 @@ def _strings(data: Any) -> list[str]:
 
 
 def status_notice_after(t: Transcript, at: float, within: float = 2.0) -> bool:
-    """The overlay's ``status-text`` became a catalog message (of the current locale) soon
-    after ``at``."""
-    prefixes = _catalog_prefixes()
+    """The overlay's status line shows a message of the current locale's catalog at some
+    moment of ``[at, at + within]`` (a notice already showing counts: Cueboard need not send
+    the same text again)."""
     locale = "en-US"
     for x in t.lines:
         if str(x.get("note", "")).startswith("script: locale ") and x["t"] <= at:
             locale = str(x["note"]).removeprefix("script: locale ").strip()
-    catalog = prefixes.get(locale, [])
+    catalog = _catalog_patterns().get(locale, [])
+    shown: list[str] = []  # the status line's value at ``at``, then every change until the end
     for ts, frame in t.requests():
-        if ts < at or ts > at + within or pair_of(frame) != ("panel", "props"):
+        if ts > at + within or pair_of(frame) != ("panel", "props"):
             continue
-        params = frame["params"]
-        if params.get("panel") != "overlay":
+        if frame["params"].get("panel") != "overlay":
             continue
-        for name, value in params.get("props", []):
-            text = value.get("v") if isinstance(value, dict) else None
-            if name == "status-text" and text and any(str(text).startswith(p) for p in catalog):
-                return True
-    return False
+        for name, value in frame["params"].get("props", []):
+            if name == "status-text" and isinstance(value, dict):
+                if ts <= at:
+                    shown = []
+                shown.append(str(value.get("v", "")))
+    return any(text and any(p.fullmatch(text) for p in catalog) for text in shown)
 
 
 def check_seed(out: Outcome) -> None:

@@ -211,6 +211,13 @@ async def test_reject_answers_hello_rejected_with_the_code_and_closes() -> None:
     assert {"kind": "reject", "code": "version_unsupported"} in _injected(h)
 
 
+async def _warm_audio(peer: RawPeer) -> None:
+    """The first audio request starts the engine (devices, decoder threads): slow on a busy
+    machine, so it is not the request a test waits on with a short timeout."""
+    await peer.send('{"jsonrpc":"2.0","id":900,"method":"audio","params":{"op":"list_channels"}}')
+    assert (await peer.reply(timeout=60))["id"] == 900
+
+
 def _tone(path: Path) -> Path:
     t = np.arange(4800) / 48000
     samples = (0.4 * np.sin(2 * math.pi * 440 * t) * 32767).astype("<i2")
@@ -228,6 +235,7 @@ async def test_r14_fail_load_makes_an_audio_loaded_failed_and_the_sound_unplayab
     a, b = _tone(tmp_path / "kick.wav"), _tone(tmp_path / "snare.wav")
     async with running_host() as h:
         peer = await h.ready()
+        await _warm_audio(peer)
         await _steps(h, "fail-load too_long snare.wav")
         loads = [
             await peer.result(i, "audio", {"op": "load", "path": str(p), "normalize": False})
@@ -310,3 +318,32 @@ def test_readme_lists_the_documented_codes_of_every_namespace() -> None:
         if len(cells) == 2 and cells[0] in DOCUMENTED_CODES:
             rows[cells[0]] = tuple(c.strip("`") for c in cells[1].split())
     assert rows == DOCUMENTED_CODES
+
+
+async def test_delay_step_slows_one_op_and_delay_zero_ends_it() -> None:
+    async with running_host() as h:
+        peer = await h.ready()
+        await _steps(h, "delay kv.get 0.3")
+        await peer.send(GET % 2)
+        await peer.send(LIST % 3)
+        assert [(await peer.reply())["id"], (await peer.reply())["id"]] == [3, 2]
+        await _steps(h, "delay kv.get 0")
+        await peer.send(GET % 4)
+        await peer.send(LIST % 5)
+        assert [(await peer.reply())["id"], (await peer.reply())["id"]] == [4, 5]
+
+
+async def test_fail_load_without_a_sound_fails_the_next_audio_loaded_only(tmp_path: Path) -> None:
+    a, b = _tone(tmp_path / "a.wav"), _tone(tmp_path / "b.wav")
+    async with running_host() as h:
+        peer = await h.ready()
+        await _warm_audio(peer)
+        await _steps(h, "fail-load cache_full")
+        load = {"op": "load", "normalize": False}
+        first = await peer.result(2, "audio", {**load, "path": str(a)})
+        event = await peer.event(timeout=10)
+        assert event["sound"] == first["sound"]
+        assert event["outcome"]["kind"] == "failed" and event["outcome"]["code"] == "cache_full"
+        second = await peer.result(3, "audio", {**load, "path": str(b)})
+        event = await peer.event(timeout=10)
+        assert event["sound"] == second["sound"] and event["outcome"]["kind"] == "loaded"
