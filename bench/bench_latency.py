@@ -26,8 +26,8 @@ Baselines from the same run, same driver and pace: a raw-socket extension (no SD
 work) and a minimal ``vxp`` SDK extension (``async for event in client.events()`` ->
 ``client.audio.play``). Cueboard runs under a thin wrapper that stamps, with the same
 monotonic clock, where the extension spends the time: data read, session parse, queue to
-the runtime's ``Shell.feed``, Cueboard's core and the request task up to ``client.request``, the
-SDK's framing and send.
+the runtime's ``Shell.feed_event``, Cueboard's core up to ``client.send_request``, the SDK's
+framing and send.
 The loaded rows are also given without the samples during which an ``assets.put`` line (about
 2.6 MB of JSON) reached the host, which vrosdev parses and checks in this process.
 
@@ -148,22 +148,22 @@ def stamped_receive_data(self, data):
     return out
 vs.Session.receive_data = stamped_receive_data
 
-feed = rs.Shell.feed
-def stamped_feed(self, item):
+feed_event = rs.Shell.feed_event
+async def stamped_feed_event(self, item):
     name = getattr(item, "event", None)
     if name == "command_invoked" and "parsed" in cur:
         cur["handle"] = ns()
     elif name == "shutting_down":
         dump()
-    feed(self, item)
-rs.Shell.feed = stamped_feed
+    await feed_event(self, item)
+rs.Shell.feed_event = stamped_feed_event
 
-request_task = rs.Shell._request
-async def stamped_request_task(self, send):
+start = rs.Shell._start
+async def stamped_start(self, send):
     if "handle" in cur and send.kind == "audio.play":
         cur["play_call"] = ns()
-    await request_task(self, send)
-rs.Shell._request = stamped_request_task
+    await start(self, send)
+rs.Shell._start = stamped_start
 
 request = vs.Session.request
 def stamped_request(self, namespace, params):
@@ -203,8 +203,8 @@ sys.exit(runtime.main())
 STAGES = [
     ("host emit -> ext read (hop in)", "sent_host", "rx"),
     ("session parse", "rx", "parsed"),
-    ("queue -> Shell.feed", "parsed", "handle"),
-    ("core + task start -> client.request", "handle", "play_call"),
+    ("queue -> Shell.feed_event", "parsed", "handle"),
+    ("core -> client.send_request", "handle", "play_call"),
     ("SDK: models + JSON frame", "play_call", "framed"),
     ("SDK: send lock + anyio checkpoints", "framed", "write"),
     ("ext write -> host parsed (hop out)", "write", "arrived"),

@@ -30,12 +30,16 @@ from cueboard.core.inputs import (
     Watch,
 )
 from cueboard.i18n import Catalog
+from vxp.client import Pending
 
 from .failures import failure_of
 from .workers import Workers
 
 log = logging.getLogger("cueboard")
 DEBUG = os.environ.get("CUEBOARD_LOG", "").upper() == "DEBUG"
+# A press: written by the event loop itself before anything else happens (its answer is
+# awaited in a task like every other).
+HOT = frozenset({"audio.play", "audio.stop", "audio.stop_all"})
 
 
 class Shell:
@@ -53,16 +57,30 @@ class Shell:
     # -- in and out -------------------------------------------------------------------------
 
     def feed(self, item: object) -> None:
-        """Hand one input to the core and carry out its effects. A bug in the core on a strange
-        input is logged, never raised: the next input is handled as usual."""
+        """Hand one input to the core and carry out its effects."""
+        self.carry(self._handle(item))
+
+    async def feed_event(self, event: object) -> None:
+        """A host event: a press is written at once, before anything else is carried out."""
+        effects = self._handle(event)
+        hot = [e for e in effects if isinstance(e, Send) and e.kind in HOT]
+        for send in hot:
+            await self._start(send)
+        if hot:
+            sent = {id(e) for e in hot}
+            effects = [e for e in effects if id(e) not in sent]
+        self.carry(effects)
+
+    def _handle(self, item: object) -> list[object]:
+        """The core's effects. A bug in the core on a strange input is logged, never raised:
+        the next input is handled as usual."""
         try:
-            effects = self.core.handle(item, anyio.current_time())
+            return self.core.handle(item, anyio.current_time())
         except Exception as exc:
             log.error("could not handle %s: %s", type(item).__name__, type(exc).__name__)
             if DEBUG:
                 log.exception("details")
-            return
-        self.carry(effects)
+            return []
 
     def carry(self, effects: list[object]) -> None:
         tg = self._tg
@@ -106,12 +124,24 @@ class Shell:
             self._unsent = []
 
     async def _request(self, send: Send) -> None:
-        client = self.client
-        if client is None:
+        await self._start(send)
+
+    async def _start(self, send: Send) -> None:
+        """Write the request; its answer is awaited in a task of the connection."""
+        client, tg = self.client, self._tg
+        if client is None or tg is None:
             self.feed(Failure(send.ticket, failure_of(vxp.ConnectionClosed())))
             return
         try:
-            result = await client.request(send.namespace, send.params)
+            pending = await client.send_request(send.namespace, send.params)
+        except Exception as exc:
+            self.feed(Failure(send.ticket, failure_of(exc)))
+            return
+        tg.start_soon(self._finish, send, pending)
+
+    async def _finish(self, send: Send, pending: Pending) -> None:
+        try:
+            result = await pending.result()
         except Exception as exc:
             self.feed(Failure(send.ticket, failure_of(exc)))
             return
@@ -153,7 +183,7 @@ class Shell:
                 self.feed(Connected(welcome, client.ext_id, client.host_version, catalog))
                 try:
                     async for event in client.events():
-                        self.feed(event)
+                        await self.feed_event(event)
                 except* vxp.ConnectionClosed as group:
                     lost = _first(group)
             self._scope = None
