@@ -23,6 +23,8 @@ __all__ = ["event", "register"]
 
 
 def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
+    if type(item) is events.CommandInvoked:  # a press: the first thing looked at
+        return on_command(core, item.command, now)
     board = core.board
     deck = core.deck.event(item)
     if deck is not None:  # media_snapshot, media_control

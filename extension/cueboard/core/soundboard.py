@@ -74,6 +74,7 @@ class Soundboard:
         self.audio_granted = False
         self.page_index = 0
         self.query = ""
+        self._pages: tuple[str, list[Page]] | None = None  # for this query, of this library
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self.plays_sent = 0
@@ -101,6 +102,7 @@ class Soundboard:
         for rel in changed:
             self.forget_load(rel)
         self.library = library
+        self._pages = None
         self.page_index = min(self.page_index, max(0, len(self.pages()) - 1))
         self.changed = True
         return changed
@@ -128,9 +130,16 @@ class Soundboard:
         return list(pages[self.page_index].sounds)
 
     def pages(self) -> list[Page]:
+        """The pages the grid turns through (kept until the library or the search changes: a
+        press looks its slot up here)."""
+        if self._pages is not None and self._pages[0] == self.query:
+            return self._pages[1]
         if self.query:
-            return self.library.pages(self.library.search(self.query))
-        return self.library.pages()
+            pages = self.library.pages(self.library.search(self.query))
+        else:
+            pages = self.library.pages()
+        self._pages = (self.query, pages)
+        return pages
 
     def turn_page(self, delta: int) -> None:
         count = len(self.pages())
