@@ -26,7 +26,8 @@ Baselines from the same run, same driver and pace: a raw-socket extension (no SD
 work) and a minimal ``vxp`` SDK extension (``async for event in client.events()`` ->
 ``client.audio.play``). Cueboard runs under a thin wrapper that stamps, with the same
 monotonic clock, where the extension spends the time: data read, session parse, queue to
-``Cueboard.handle``, Cueboard's own logic up to ``client.audio.play``, the SDK's build and send.
+the runtime's ``Shell.feed_event``, Cueboard's core up to ``client.send_request``, the SDK's
+framing and send.
 The loaded rows are also given without the samples during which an ``assets.put`` line (about
 2.6 MB of JSON) reached the host, which vrosdev parses and checks in this process.
 
@@ -126,8 +127,9 @@ anyio.run(main)
 # Cueboard, unchanged, with monotonic stamps at the stages of a command's path.
 STAMPED_CUEBOARD = r"""
 import atexit, json, os, sys, time
-from vxp import session as vs, client as vc, _namespaces as vn
-from cueboard import app
+from vxp import session as vs, client as vc
+from cueboard import runtime
+from cueboard.runtime import shell as rs
 
 ns = time.perf_counter_ns
 rows, cur = [], {}
@@ -146,22 +148,22 @@ def stamped_receive_data(self, data):
     return out
 vs.Session.receive_data = stamped_receive_data
 
-handle = app.Cueboard.handle
-async def stamped_handle(self, event):
-    name = getattr(event, "event", None)
+feed_event = rs.Shell.feed_event
+async def stamped_feed_event(self, item):
+    name = getattr(item, "event", None)
     if name == "command_invoked" and "parsed" in cur:
         cur["handle"] = ns()
     elif name == "shutting_down":
         dump()
-    await handle(self, event)
-app.Cueboard.handle = stamped_handle
+    await feed_event(self, item)
+rs.Shell.feed_event = stamped_feed_event
 
-play = vn.AudioNamespace.play
-async def stamped_play(self, *args, **kwargs):
-    if "handle" in cur:
+start = rs.Shell._start
+async def stamped_start(self, send):
+    if "handle" in cur and send.kind == "audio.play":
         cur["play_call"] = ns()
-    await play(self, *args, **kwargs)
-vn.AudioNamespace.play = stamped_play
+    await start(self, send)
+rs.Shell._start = stamped_start
 
 request = vs.Session.request
 def stamped_request(self, namespace, params):
@@ -195,14 +197,14 @@ async def stamped_send(self, frame):
 vc.Client._send = stamped_send
 
 atexit.register(dump)
-sys.exit(app.main())
+sys.exit(runtime.main())
 """
 
 STAGES = [
     ("host emit -> ext read (hop in)", "sent_host", "rx"),
     ("session parse", "rx", "parsed"),
-    ("queue -> Cueboard.handle", "parsed", "handle"),
-    ("handle -> client.audio.play", "handle", "play_call"),
+    ("queue -> Shell.feed_event", "parsed", "handle"),
+    ("core -> client.send_request", "handle", "play_call"),
     ("SDK: models + JSON frame", "play_call", "framed"),
     ("SDK: send lock + anyio checkpoints", "framed", "write"),
     ("ext write -> host parsed (hop out)", "write", "arrived"),
@@ -275,7 +277,7 @@ def icon_costs(gif: Path) -> list[tuple[str, float]]:
 
     from pydantic_core import from_json
 
-    from cueboard.icons import decode_icon
+    from cueboard.runtime.workers import decode_icon
     from vxp.framing import encode_frame
     from vxp.models.assets import base64_size
 

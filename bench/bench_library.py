@@ -10,12 +10,13 @@ icon every 20 sounds. ``cueboard.library.scan`` is timed beside two baselines on
 Variants are interleaved, median of ``--runs``. The files were just written, so this is the
 warm page cache: the scan's own cost, not the disk's.
 
-kv: every sound gets a custom gain through ``cueboard.prefs.PrefsStore``, flushed to a kv stand-in
-that counts like the host: per key, its UTF-8 bytes plus the compact JSON UTF-8 bytes of the value
-(docs/protocol-notes.md#r8, #r30), and the same records put into vrosdev's own ``KvStore`` as a
-cross-check. Measured for the generated paths and for longer, more realistic ones, against the 1 MiB
-soft quota (KV-11), with the path length at which 10,000 such records would reach it. Nothing is
-asserted.
+kv: every sound gets a custom gain through the core's ``cueboard.core.prefs.Prefs``, its writes
+answered by a kv stand-in that counts like the host: per key, its UTF-8 bytes plus the compact
+JSON UTF-8 bytes of the value (docs/protocol-notes.md#r8, #r30), and the same records put into
+vrosdev's own ``KvStore`` as a cross-check. Measured for the generated paths and for longer,
+more realistic ones, against the 1 MiB soft quota (KV-11), with the path length at which
+10,000 such records would reach it.
+Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
-
+from cueboard.core.effects import Effect, Reply, Send, Tickets
+from cueboard.core.prefs import Prefs, key_for
+from cueboard.core.tracker import Tracker
 from cueboard.library import scan
-from cueboard.prefs import PrefsStore, key_for
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
 from vxp.limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
+from vxp.models import kv as kvm
 
 ICON_EVERY = 20
 
@@ -128,32 +130,45 @@ class MeasuringKv:
     def bytes_used(self) -> int:
         return sum(self.sizes.values())
 
-    async def get_value(self, key: str) -> Any:
-        return self.values.get(key)
+    def answer(self, params: Any) -> Any:
+        """The host's result for one kv request."""
+        match params:
+            case kvm.KvList():
+                return kvm.KvKeys(result="keys", keys=list(self.values))
+            case kvm.KvGet(key=key):
+                return kvm.KvValue(result="value", value=self.values.get(key), revision=1)
+            case kvm.KvSet(key=key, value=value):
+                self.values[key] = value
+                self.sizes[key] = utf8_len(key) + json_size(value)
+                self.host.set(key, value)
+                over = self.bytes_used > KV_SOFT_QUOTA_BYTES
+                return kvm.KvWritten(result="written", revision=1, over_quota=over)
+            case kvm.KvDelete(key=key):
+                self.values.pop(key, None)
+                self.sizes.pop(key, None)
+                self.host.delete(key)
+                return kvm.KvDeleted(result="deleted")
+            case _:
+                raise AssertionError(f"not a kv request: {params!r}")
 
-    async def set_value(self, key: str, value: Any) -> bool:
-        self.values[key] = value
-        self.sizes[key] = utf8_len(key) + json_size(value)
-        self.host.set(key, value)
-        return self.bytes_used > KV_SOFT_QUOTA_BYTES
-
-    async def delete(self, key: str) -> None:
-        self.values.pop(key, None)
-        self.sizes.pop(key, None)
-        self.host.delete(key)
-
-    async def keys(self) -> list[str]:
-        return list(self.values)
+    def drive(self, tracker: Tracker, effects: list[Effect]) -> None:
+        """Answer every request the core sends, and those its answers lead to."""
+        queue = list(effects)
+        while queue:
+            effect = queue.pop(0)
+            if isinstance(effect, Send):
+                queue += tracker.on_reply(Reply(effect.ticket, self.answer(effect.params)), 0.0)
 
 
-async def kv_for(rel_paths: list[str], seed: int = 7) -> tuple[MeasuringKv, PrefsStore]:
+def kv_for(rel_paths: list[str], seed: int = 7) -> tuple[MeasuringKv, Prefs]:
     rng = random.Random(seed)
     kv = MeasuringKv()
-    prefs = PrefsStore(kv)
-    await prefs.load()  # writes the schema key, as on a first start
-    for rel in rel_paths:
-        prefs.update(rel, gain=rng.randint(1, 99))  # 100 is the default and is not stored
-    await prefs.flush()
+    tracker = Tracker(Tickets(), random.Random(0))
+    prefs = Prefs(tracker, lambda now: [])
+    kv.drive(tracker, prefs.load(0.0))  # writes the schema key, as on a first start
+    for rel in rel_paths:  # 100 is the default and is not stored
+        prefs.update(rel, 0.0, gain=rng.randint(1, 99))
+    kv.drive(tracker, prefs.flush(0.0))
     return kv, prefs
 
 
@@ -231,7 +246,7 @@ def main() -> int:
     print("-" * len(head))
     per_record_extra = 0.0
     for label, paths in cases:
-        kv, prefs = anyio.run(kv_for, paths)
+        kv, prefs = kv_for(paths)
         used = kv.bytes_used
         records = len(prefs.prefs)
         avg_path = statistics.fmean(utf8_len(p) for p in paths)

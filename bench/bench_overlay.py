@@ -3,8 +3,10 @@
     .venv/bin/python bench/bench_overlay.py [--changes 10000] [--runs 5]
 
 ``--changes`` updates of two overlay props (a page index and a gain), in 100 batches on a 10 ms
-grid, so the storm lasts about a second; the model's ``run`` loop sends frames to a stand-in for
-``client.panel.props`` that serializes each frame as the wire line would be (``json.dumps``).
+grid, so the storm lasts about a second; after each change the model is asked what is due, as
+the core asks it after each input, and its :class:`Wake` is kept as the runtime's timer would
+keep it. Each frame it sends goes to a stand-in for the host that serializes it as the wire line
+would be (``json.dumps``) and answers ``applied``.
 Measured: the frames that reached the panel, the storm's length (first change to the last
 frame), frames per second, and the process CPU time over the storm. The baseline, in the same
 run and interleaved with it: the same model with the rate limit lifted (a frame as soon as the
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import time
 from dataclasses import dataclass
@@ -26,7 +29,10 @@ from typing import Any
 
 import anyio
 
-from cueboard.overlay import MAX_FRAMES_PER_SECOND, OverlayModel, PropPairs
+from cueboard.core.effects import Effect, Reply, Send, Tickets, Wake
+from cueboard.core.props import MAX_FRAMES_PER_SECOND, PropsModel
+from cueboard.core.tracker import Tracker
+from vxp.models import panel as vp
 
 UNLIMITED_FPS = 1e9
 
@@ -42,35 +48,51 @@ class Storm:
 class Panel:
     """The props sink: each frame serialized as a line, the shown state kept (last wins)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tracker: Tracker) -> None:
         self.frames = 0
         self.shown: dict[str, Any] = {}
-        self.arrived = anyio.Event()
+        self.wake_at: float | None = None
+        self._tracker = tracker
 
-    async def __call__(self, panel: str, props: PropPairs) -> None:
-        json.dumps({"jsonrpc": "2.0", "id": self.frames, "method": "panel", "params": props})
-        self.frames += 1
-        self.shown.update(dict(props))
-        self.arrived.set()
-        self.arrived = anyio.Event()
+    def carry(self, effects: list[Effect], now: float) -> None:
+        for effect in effects:
+            if isinstance(effect, Wake):
+                self.wake_at = effect.at
+            elif isinstance(effect, Send):
+                props = effect.params.model_dump(mode="json")["props"]
+                json.dumps(
+                    {"jsonrpc": "2.0", "id": self.frames, "method": "panel", "params": props}
+                )
+                self.frames += 1
+                self.shown.update(dict(props))
+                applied = vp.PanelApplied(result="applied")
+                self.carry(self._tracker.on_reply(Reply(effect.ticket, applied), now), now)
 
 
 async def storm(changes: int, fps: float) -> Storm:
-    panel = Panel()
-    model = OverlayModel(panel, max_frames_per_second=fps)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(model.run)
-        started, cpu = anyio.current_time(), time.process_time()
-        for i in range(changes):
-            model.set("overlay", "page-index", i)
-            model.set("overlay", "soundboard-gain", i % 101)
-            if i % 100 == 99:
-                await anyio.sleep_until(started + (i + 1) / changes)
-        with anyio.fail_after(10):
-            while model.pending("overlay"):
-                await panel.arrived.wait()
-        seconds, cpu_s = anyio.current_time() - started, time.process_time() - cpu
-        tg.cancel_scope.cancel()
+    tracker = Tracker(Tickets(), random.Random(0))
+    panel = Panel(tracker)
+    model = PropsModel(tracker, max_frames_per_second=fps)
+
+    def due() -> None:
+        now = anyio.current_time()
+        if panel.wake_at is not None and panel.wake_at <= now:
+            panel.wake_at = None
+        panel.carry(model.due(now), now)
+
+    started, cpu = anyio.current_time(), time.process_time()
+    for i in range(changes):
+        model.set("overlay", "page-index", i)
+        model.set("overlay", "soundboard-gain", i % 101)
+        due()
+        if i % 100 == 99:
+            await anyio.sleep_until(started + (i + 1) / changes)
+    with anyio.fail_after(10):
+        while model.pending("overlay"):
+            if panel.wake_at is not None:
+                await anyio.sleep_until(panel.wake_at)
+            due()
+    seconds, cpu_s = anyio.current_time() - started, time.process_time() - cpu
     final = {
         "page-index": {"t": "i64", "v": changes - 1},
         "soundboard-gain": {"t": "i64", "v": (changes - 1) % 101},

@@ -1,4 +1,4 @@
-from cueboard.app import main
+from cueboard.runtime import main
 
 # Guarded: anyio's worker processes (icon decoding) import the parent's main module.
 if __name__ == "__main__":

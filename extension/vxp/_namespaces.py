@@ -84,16 +84,6 @@ class KvNamespace(_Namespace):
 
         return (await self._c.call("kv", kv.KvList(), kv.KvKeys)).keys
 
-    # The names cueboard.prefs.KvStore expects.
-    async def get_value(self, key: str) -> Any:
-        return (await self.get(key))[0]
-
-    async def set_value(self, key: str, value: Any) -> bool:
-        return (await self.set(key, value))[1]
-
-    async def keys(self) -> list[str]:
-        return await self.list()
-
 
 class SecretsNamespace(_Namespace):
     """secrets: needs the ``secrets`` grant (SEC-1). Values travel as :class:`Secret`."""

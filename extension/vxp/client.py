@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
     from .models.handshake import Welcome
 
-__all__ = ["Client", "connect"]
+__all__ = ["Client", "Pending", "connect"]
 
 log = logging.getLogger("vxp")
 T = TypeVar("T")
@@ -61,6 +61,37 @@ class _Waiter:
         self.done = anyio.Event()
         self.result: Any = None
         self.error: VxpError | None = None
+
+
+class Pending:
+    """A request already written; :meth:`result` waits for its answer (once)."""
+
+    __slots__ = ("_client", "_namespace", "_request_id", "_waiter")
+
+    def __init__(self, client: Client, namespace: str, request_id: int, waiter: _Waiter) -> None:
+        self._client = client
+        self._namespace = namespace
+        self._request_id = request_id
+        self._waiter = waiter
+
+    async def result(self) -> Any:
+        """The namespace's result (``err`` raises DomainError); TimeoutError after the
+        client's ``request_timeout``."""
+        client, waiter = self._client, self._waiter
+        try:
+            with anyio.fail_after(client.request_timeout):
+                await waiter.done.wait()
+        except TimeoutError:
+            client._session.forget(self._request_id)  # pyright: ignore[reportPrivateUsage]
+            raise
+        finally:
+            client._waiters.pop(self._request_id, None)  # pyright: ignore[reportPrivateUsage]
+        if waiter.error is not None:
+            raise waiter.error
+        result = waiter.result
+        if getattr(result, "result", None) == "err":
+            raise DomainError(self._namespace, result.code, result.message)
+        return result
 
 
 class Client(Namespaces):
@@ -114,6 +145,12 @@ class Client(Namespaces):
 
     async def request(self, namespace: str, params: BaseModel | Prepared) -> Any:
         """Send one request and return the namespace's result (``err`` raises DomainError)."""
+        return await (await self.send_request(namespace, params)).result()
+
+    async def send_request(self, namespace: str, params: BaseModel | Prepared) -> Pending:
+        """Write one request now and return without waiting for its answer: a caller on a hot
+        path (a press) writes first and waits elsewhere. :meth:`Pending.result` gives the
+        answer as :meth:`request` would."""
         if self.closed_reason is not None:
             raise ConnectionClosed(self.closed_reason)
         request_id, frame = self._session.request(namespace, params)
@@ -121,19 +158,10 @@ class Client(Namespaces):
         self._waiters[request_id] = waiter
         try:
             await self._send(frame)
-            with anyio.fail_after(self.request_timeout):
-                await waiter.done.wait()
-        except TimeoutError:
-            self._session.forget(request_id)
-            raise
-        finally:
+        except BaseException:
             self._waiters.pop(request_id, None)
-        if waiter.error is not None:
-            raise waiter.error
-        result = waiter.result
-        if getattr(result, "result", None) == "err":
-            raise DomainError(namespace, result.code, result.message)
-        return result
+            raise
+        return Pending(self, namespace, request_id, waiter)
 
     async def call(self, namespace: str, params: BaseModel | Prepared, expect: type[T]) -> T:
         """:meth:`request`, checked to be of the expected result model."""

@@ -12,8 +12,9 @@ import anyio
 import pytest
 
 from cueboard.contract import MediaMode, SlotState
+from cueboard.core.overlay import Tile, blank_icon_asset, grid_values
+from cueboard.core.props import PropsModel
 from cueboard.i18n import Catalog
-from cueboard.overlay import OverlayModel, PropPairs, Tile, blank_icon_asset, grid_values
 
 pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
 
@@ -32,12 +33,8 @@ def _needs_x() -> None:
     pytest.importorskip("slint")
 
 
-async def _ignore(panel: str, props: PropPairs) -> None:
-    return None
-
-
 def _overlay_state(locale: str) -> list[list[Any]]:
-    model = OverlayModel(_ignore)
+    model = PropsModel(None)
     model.set_texts(Catalog.load(locale))
     tiles = [Tile(f"s{i}.wav", f"Sound {i}", 1.0 + i, SlotState(1 + i % 4)) for i in range(12)]
     model.update("overlay", {**grid_values(tiles), "page-count": 2, "media-mode": 1})

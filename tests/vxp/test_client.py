@@ -356,3 +356,37 @@ async def test_t9_the_send_buffer_holds_a_whole_frame(tmp_path: Path) -> None:
         sock = stream.extra(anyio.abc.SocketAttribute.raw_socket)
         granted = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
         assert granted >= min(SEND_BUFFER_BYTES, _wmem_max()) >= 3 * 1024 * 1024
+
+
+async def test_send_request_writes_before_returning_and_the_answer_comes_later() -> None:
+    """The frame is on the wire when send_request returns, before any answer exists; result()
+    gives the answer (or the domain error) as request() would."""
+
+    def held(frame: dict[str, Any]) -> list[str]:
+        if frame["method"] == "audio" and frame["params"]["op"] == "stop_all":
+            return []  # answered by the test, after it saw the frame
+        return default_responder(frame)
+
+    host = MiniHost(held)
+    async with anyio.create_task_group() as tg:
+        await tg.start(host.serve)
+        async with vxp.connect(host.env) as client:
+            from vxp.models.audio import AudioOk, AudioStopAll
+
+            pending = await client.send_request("audio", AudioStopAll())
+            with anyio.fail_after(5):
+                while not [f for f in host.received if f["method"] == "audio"]:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)
+            [frame] = [f for f in host.received if f["method"] == "audio"]
+            await host.send_line(
+                f'{{"jsonrpc":"2.0","id":{frame["id"]},"result":{{"result":"ok"}}}}'
+            )
+            assert isinstance(await pending.result(), AudioOk)
+            targets = [{"channel": "soundboard", "gain_pct": 80}]
+            play = vxp.models.AudioPlay(sound="s-00000009", targets=targets)
+            failing = await client.send_request("audio", play)
+            with pytest.raises(DomainError) as info:
+                await failing.result()
+            assert info.value.code == "unknown_sound"
+        tg.cancel_scope.cancel()
+    host.cleanup()

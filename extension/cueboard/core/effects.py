@@ -68,9 +68,27 @@ class Send:
     params: BaseModel | Prepared
     user_asked: bool = False
 
+    @property
+    def op(self) -> str:
+        """The request's ``op`` (read from the serialised body of a prepared request)."""
+        op = getattr(self.params, "op", None)
+        if isinstance(op, str):
+            return op
+        body = getattr(self.params, "params_json", b"")
+        if isinstance(body, bytes):
+            start = body.find(b'"op":"')
+            if start >= 0:
+                end = body.find(b'"', start + 6)
+                return body[start + 6 : end].decode("ascii", "replace")
+        return "?"
+
+    @property
+    def kind(self) -> str:
+        """``namespace.op``: the policy table's name for this request."""
+        return f"{self.namespace}.{self.op}"
+
     def __repr__(self) -> str:  # params may carry a URL or pixels: never in a repr
-        op = getattr(self.params, "op", "?")
-        return f"Send(#{self.ticket} {self.namespace}.{op})"
+        return f"Send(#{self.ticket} {self.kind})"
 
 
 @dataclass(frozen=True, slots=True)

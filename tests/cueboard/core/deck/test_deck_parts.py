@@ -1,8 +1,5 @@
-"""The deck's checks, messages, props and client-exception mapping without a host (its decisions:
-tests/cueboard/core/deck; end to end: tests/e2e).
-
-MED-11 (url and title limits), MED-12 (the URL never in a message), MED-13 (option ranges),
-and the deck props against cueboard.contract.
+"""The deck's parts: URL and title limits (MED-11), the URL never in a message (MED-12),
+option ranges (MED-13), notices, and the deck props against cueboard.contract.
 """
 
 from __future__ import annotations
@@ -12,21 +9,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cueboard.contract import DASH_TAB, OVERLAY, MediaMode, Playback, StatusLevel, Video
-from cueboard.core.effects import HostFailure
-from cueboard.i18n import Catalog
-from cueboard.media_deck import (
+from cueboard.core.deck import (
     FALLBACK_TEXT,
     DeckOptions,
     DeckView,
-    Notice,
     SlotView,
     check_options,
     dash_deck_props,
     deck_props,
-    host_failure,
     kv_slot_key,
+    notice_text,
     overlay_deck_props,
 )
+from cueboard.core.effects import Notice
+from cueboard.i18n import Catalog
 from cueboard.media_urls import (
     SECRET_MAX_BYTES,
     URL_MAX_BYTES,
@@ -36,16 +32,7 @@ from cueboard.media_urls import (
     check_url,
     title_for,
 )
-from vxp import (
-    CapabilityDenied,
-    ConnectionClosed,
-    DomainError,
-    InvalidRequest,
-    MalformedResponse,
-    NotSupportedByHost,
-    ProtocolError,
-    Secret,
-)
+from vxp import Secret
 
 EN = Catalog.load("en-US")
 INPUT_KEYS = {
@@ -175,11 +162,10 @@ def test_an_unknown_option_is_a_programming_error() -> None:
 
 def test_notices_render_from_the_catalog_or_the_fallback_text() -> None:
     known = Notice("media.error.code", StatusLevel.ERROR, {"title": "Clip", "code": "open_failed"})
-    assert known.text(EN) == "Clip: media error (open_failed)."
+    assert notice_text(known, EN) == "Clip: media error (open_failed)."
     for key in FALLBACK_TEXT:
-        text = Notice(
-            key, params={"title": "T", "limit": 8192, "option": "max_fps", "min": 1, "max": 120}
-        ).text(EN)
+        params = {"title": "T", "limit": 8192, "option": "max_fps", "min": 1, "max": 120}
+        text = notice_text(Notice(key, params=params), EN)
         assert text != key and "{" not in text
     not_kept = Notice(
         "media.url_not_kept",
@@ -187,7 +173,9 @@ def test_notices_render_from_the_catalog_or_the_fallback_text() -> None:
         {"title": "Night"},
         {"reason": "media.reason.not_persistable"},
     )
-    assert not_kept.text(EN) == "Night: paste the URL again (this vrOS cannot store secrets)."
+    assert (
+        notice_text(not_kept, EN) == "Night: paste the URL again (this vrOS cannot store secrets)."
+    )
 
 
 def test_kv_keys_never_hold_more_than_the_slot_number() -> None:
@@ -241,23 +229,3 @@ def test_dash_props_show_the_version_gated_options() -> None:
     assert dash["media-native-controls"] == {"t": "bool", "v": True}
     assert dash["media-native-controls-shown"] == {"t": "bool", "v": True}
     assert dash["media-controls-on-player-shown"] == {"t": "bool", "v": False}
-
-
-@pytest.mark.parametrize(
-    ("exc", "failure"),
-    [
-        (DomainError("media", "busy", "deck-1 has a session"), HostFailure("domain", "busy")),
-        (ProtocolError(-32603, "internal error", "media"), HostFailure("protocol", -32603)),
-        (CapabilityDenied(-32001, "not granted", "media"), HostFailure("protocol", -32001)),
-        (MalformedResponse("media: a result from 1.9"), HostFailure("unreadable")),
-        (InvalidRequest("too long", "invalid_url"), HostFailure("invalid", "invalid_url")),
-        (InvalidRequest("no such shape", None), HostFailure("invalid", None)),
-        (NotSupportedByHost("1.7"), HostFailure("invalid", "not_supported_by_host")),
-        (TimeoutError(), HostFailure("timeout")),
-        (ConnectionClosed(), HostFailure("closed")),
-    ],
-)
-def test_the_driver_turns_client_exceptions_into_host_failures_without_their_message(
-    exc: BaseException, failure: HostFailure
-) -> None:
-    assert host_failure(exc) == failure  # the message is empty: a host's may quote the URL

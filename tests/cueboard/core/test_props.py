@@ -1,58 +1,66 @@
-"""The overlay model: only differences, ~30 frames a second with the final state always sent,
-nothing to hidden panels, frames under 64 KiB with a 10,000-sound library; panel_event
-dispatch against the contract (PAN-6, PAN-7, PAN-8, AST-16)."""
+"""The props model: only differences, at most 30 frames a second per panel with the final state
+always sent, nothing to hidden panels, frames under 64 KiB with a 10,000-sound library
+(PAN-6, PAN-7, PAN-8, AST-16). Time is the clock value handed in: the pacing is exact."""
 
 from __future__ import annotations
 
 import json
-import logging
 import math
+import random
 from typing import Any
 
-import anyio
 import pytest
-from trio.testing import MockClock
 
 from cueboard.contract import DASH_TAB, OVERLAY, SLOTS_PER_PAGE, SlotState, WireError
-from cueboard.i18n import Catalog
-from cueboard.overlay import (
+from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets, Wake
+from cueboard.core.overlay import (
     BLANK_ICON_KEY,
-    MAX_FRAMES_PER_SECOND,
-    MAX_PROPS_FRAME_BYTES,
-    OverlayModel,
-    PanelEvents,
-    PropPairs,
     Tile,
     blank_icon_asset,
     channels_text,
     format_duration,
     grid_values,
     page_of,
+)
+from cueboard.core.props import (
+    MAX_FRAMES_PER_SECOND,
+    MAX_PROPS_FRAME_BYTES,
+    PropPairs,
+    PropsModel,
     split_frames,
 )
-
-pytestmark = pytest.mark.anyio
+from cueboard.core.tracker import Tracker
+from cueboard.i18n import Catalog
+from vxp.models import panel as vp
 
 
 class Recorder:
-    """The `send` the app would wire to client.panel.props: records each frame."""
+    """The host's side of props: records each frame, answers ``applied`` (or fails)."""
 
     def __init__(self) -> None:
+        self.tracker = Tracker(Tickets(), random.Random(0))
         self.frames: list[tuple[str, PropPairs]] = []
         self.fail_next = 0
-        self._arrived: anyio.Event | None = None
+        self.wake_at: float | None = None
 
-    async def next_frame(self) -> None:
-        self._arrived = anyio.Event()
-        await self._arrived.wait()
+    def model(self, **kwargs: Any) -> PropsModel:
+        return PropsModel(self.tracker, **kwargs)
 
-    async def __call__(self, panel: str, props: PropPairs) -> None:
-        if self.fail_next:
-            self.fail_next -= 1
-            raise ConnectionError("connection lost")
-        self.frames.append((panel, list(props)))
-        if self._arrived is not None:
-            self._arrived.set()
+    def carry(self, effects: list[Effect], now: float = 0.0) -> None:
+        for e in effects:
+            if isinstance(e, Wake):
+                self.wake_at = e.at
+            elif isinstance(e, Send):
+                assert isinstance(e.params, vp.PanelProps)
+                if self.fail_next:
+                    self.fail_next -= 1
+                    closed = Failure(e.ticket, HostFailure("closed"))
+                    self.carry(self.tracker.on_failure(closed, now), now)
+                    continue
+                props = [(n, v.model_dump()) for n, v in e.params.props]
+                self.frames.append((e.params.panel, props))
+                applied = Reply(e.ticket, vp.PanelApplied(result="applied"))
+                self.carry(self.tracker.on_reply(applied, now), now)
 
     def to(self, panel: str) -> list[PropPairs]:
         return [p for name, p in self.frames if name == panel]
@@ -75,16 +83,16 @@ def frame_bytes(panel: str, props: PropPairs) -> int:
     return len((json.dumps(request, ensure_ascii=False) + "\n").encode())
 
 
-async def test_only_changed_props_are_sent() -> None:
+def test_only_changed_props_are_sent() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     model.update("overlay", {"page-index": 1, "page-count": 3, "page-name": "Memes"})
-    await model.flush()
+    sent.carry(model.flush(0.0))
     model.update("overlay", {"page-index": 2, "page-count": 3, "page-name": "Memes"})
     model.set("overlay", "page-index", 2)
-    await model.flush()
+    sent.carry(model.flush(1.0))
     model.set("overlay", "page-name", "Memes")  # unchanged: nothing to send
-    await model.flush()
+    sent.carry(model.flush(2.0))
     assert sent.to("overlay") == [
         [
             ("page-index", {"t": "i64", "v": 1}),
@@ -95,34 +103,33 @@ async def test_only_changed_props_are_sent() -> None:
     ]
 
 
-async def test_a_change_reverted_before_sending_sends_nothing() -> None:
+def test_a_change_reverted_before_sending_sends_nothing() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     model.set("overlay", "mic-gain", 40)
-    await model.flush()
+    sent.carry(model.flush(0.0))
     model.set("overlay", "mic-gain", 41)
     model.set("overlay", "mic-gain", 40)
-    await model.flush()
+    sent.carry(model.flush(1.0))
     assert len(sent.frames) == 1
     assert model.pending("overlay") == []
 
 
-async def test_hidden_panel_gets_nothing_and_shown_gets_the_whole_difference() -> None:
+def test_hidden_panel_gets_nothing_and_shown_gets_the_whole_difference() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     model.set("dash-tab", "library-page-index", 0)
-    await model.flush()
+    sent.carry(model.flush(0.0))
     model.panel_hidden("dash-tab")
     for i in range(50):
         model.set("dash-tab", "library-page-index", i)
         model.set("dash-tab", "kv-fraction", i / 100)
     model.set("dash-tab", "toast-note", "why")
     model.set("overlay", "page-index", 5)
-    await model.flush()
+    sent.carry(model.flush(1.0))
     assert [p for p, _ in sent.frames] == ["dash-tab", "overlay"], "hidden dash-tab got a frame"
-
     model.panel_shown("dash-tab")
-    await model.flush()
+    sent.carry(model.flush(2.0))
     assert sent.to("dash-tab")[-1] == [
         ("library-page-index", {"t": "i64", "v": 49}),
         ("kv-fraction", {"t": "f64", "v": 0.49}),
@@ -130,45 +137,39 @@ async def test_hidden_panel_gets_nothing_and_shown_gets_the_whole_difference() -
     ]
 
 
-async def test_start_hidden_panels_wait_for_panel_shown() -> None:
+def test_start_hidden_panels_wait_for_panel_shown() -> None:
     sent = Recorder()
-    model = OverlayModel(sent, start_hidden=["now-playing"])
+    model = sent.model(start_hidden=["now-playing"])
     model.set("now-playing", "sound-name", "Airhorn")
-    await model.flush()
+    sent.carry(model.flush(0.0))
     assert sent.frames == []
     model.panel_shown("now-playing")
-    await model.flush()
+    sent.carry(model.flush(0.0))
     assert sent.shown("now-playing") == {"sound-name": {"t": "str", "v": "Airhorn"}}
 
 
-# trio's MockClock jumps ahead whenever every task waits: the storm runs in virtual time, so
-# the pacing is checked exactly and the machine's load cannot move it. Real time: bench/.
-@pytest.mark.parametrize(
-    "anyio_backend",
-    [pytest.param(("trio", {"clock": MockClock(autojump_threshold=0)}), id="trio-virtual-clock")],
-)
-async def test_props_storm_is_rate_limited_and_ends_in_the_final_state() -> None:
+def test_props_storm_is_rate_limited_and_ends_in_the_final_state() -> None:
     """10,000 changes spread over one second: one frame at once, then at most one per 1/30 s
-    reaches the panel, and the last one leaves it in the final state (PAN-7)."""
+    reaches the panel, and the last one leaves it in the final state (PAN-7). The clock is
+    handed in, so this is the pacing itself; bench/bench_overlay.py measures it in real time."""
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     changes = 10_000
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(model.run)
-        started = anyio.current_time()
-        for i in range(changes):
-            model.set("overlay", "page-index", i)
-            model.set("overlay", "soundboard-gain", i % 101)
-            if i % 100 == 99:  # 100 batches on a 10 ms grid: the storm lasts one second
-                await anyio.sleep_until(started + (i + 1) / changes)
-        while model.pending("overlay"):
-            await sent.next_frame()
-        elapsed = anyio.current_time() - started
-        tg.cancel_scope.cancel()
-
+    now = 0.0
+    for i in range(changes):
+        now = (i // 100) / 100  # 100 batches on a 10 ms grid: the storm lasts one second
+        if sent.wake_at is not None and sent.wake_at <= now:
+            sent.wake_at = None
+        model.set("overlay", "page-index", i)
+        model.set("overlay", "soundboard-gain", i % 101)
+        sent.carry(model.due(now), now)
+    while model.pending("overlay"):
+        assert sent.wake_at is not None, "changes left with no wake for them"
+        now, sent.wake_at = sent.wake_at, None
+        sent.carry(model.due(now), now)
     frames = len(sent.to("overlay"))
-    assert 1.0 <= elapsed < 1.0 + 2 / MAX_FRAMES_PER_SECOND, elapsed
-    assert frames <= math.ceil(elapsed * MAX_FRAMES_PER_SECOND) + 1, (frames, elapsed)
+    assert now < 1.0 + 2 / MAX_FRAMES_PER_SECOND, now
+    assert frames <= math.ceil(now * MAX_FRAMES_PER_SECOND) + 1, (frames, now)
     assert frames >= MAX_FRAMES_PER_SECOND // 2, "a storm of a second should not starve the panel"
     assert sent.shown("overlay") == {
         "page-index": {"t": "i64", "v": changes - 1},
@@ -177,52 +178,49 @@ async def test_props_storm_is_rate_limited_and_ends_in_the_final_state() -> None
     assert model.sent("overlay") == model.desired("overlay")
 
 
-async def test_run_sends_a_single_change_without_waiting_for_more() -> None:
+def test_a_single_change_is_due_at_once() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(model.run)
-        await anyio.sleep(0.05)
-        model.set("overlay", "mic-enabled", True)
-        with anyio.fail_after(5):
-            await sent.next_frame()
-        tg.cancel_scope.cancel()
+    model = sent.model()
+    model.set("overlay", "mic-enabled", True)
+    sent.carry(model.due(5.0), 5.0)
     assert sent.frames == [("overlay", [("mic-enabled", {"t": "bool", "v": True})])]
+    assert sent.wake_at is None
 
 
-async def test_a_failed_send_is_not_retried_until_the_next_change() -> None:
+def test_a_failed_send_is_not_retried_until_the_next_change() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     sent.fail_next = 1
     model.set("overlay", "page-name", "A")
-    await model.flush()
-    await model.flush()
-    assert sent.frames == [], "retried without a change: a dead link would storm"
+    sent.carry(model.flush(0.0))
+    sent.carry(model.flush(1.0))
+    sent.carry(model.due(2.0))
+    assert sent.frames == [], "sent again without a change: a dead link would storm"
     model.set("overlay", "page-index", 1)
-    await model.flush()
+    sent.carry(model.flush(3.0))
     assert sent.shown("overlay") == {
         "page-name": {"t": "str", "v": "A"},
         "page-index": {"t": "i64", "v": 1},
     }
 
 
-async def test_resend_all_after_a_reconnect_sends_everything_again() -> None:
+def test_resend_all_after_a_reconnect_sends_everything_again() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     model.update("overlay", {"page-name": "A", "page-index": 0})
-    await model.flush()
+    sent.carry(model.flush(0.0))
     model.resend_all()
-    await model.flush()
+    sent.carry(model.flush(0.0))
     assert sent.to("overlay")[1] == sent.to("overlay")[0]
 
 
-async def test_locale_change_resends_all_text_at_once() -> None:
+def test_locale_change_resends_all_text_at_once() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     model.set_texts(Catalog.load("en-US"))
-    await model.flush()
+    sent.carry(model.flush(0.0))
     model.set_texts(Catalog.load("ja-JP"))
-    await model.flush()
+    sent.carry(model.flush(1.0))
     overlay_frames = sent.to("overlay")
     assert len(overlay_frames) == 2
     assert dict(overlay_frames[1])["label-stop-all"] == {"t": "str", "v": "すべて停止"}
@@ -246,9 +244,9 @@ def _library(count: int) -> list[Tile]:
     ]
 
 
-async def test_a_10000_sound_library_gives_frames_under_64_kib() -> None:
+def test_a_10000_sound_library_gives_frames_under_64_kib() -> None:
     sent = Recorder()
-    model = OverlayModel(sent)
+    model = sent.model()
     library = _library(10_000)
     model.set_texts(Catalog.load("ja-JP"))
     for index in (0, 417, 10_000):  # the last index is clamped to the last page
@@ -257,10 +255,10 @@ async def test_a_10000_sound_library_gives_frames_under_64_kib() -> None:
             "overlay",
             {**grid_values(page.items), "page-index": page.index, "page-count": page.count},
         )
-        await model.flush()
+        sent.carry(model.flush(0.0))
     results = [t for t in library if "0042" in t.name]  # a search: its results are paged too
     model.update("overlay", grid_values(page_of(results, 0).items))
-    await model.flush()
+    sent.carry(model.flush(0.0))
 
     sizes = [frame_bytes(p, props) for p, props in sent.frames]
     assert max(sizes) < MAX_PROPS_FRAME_BYTES, sizes
@@ -280,7 +278,7 @@ def test_split_frames_keeps_each_frame_under_the_limit() -> None:
 
 
 def test_set_refuses_unknown_props_and_wrong_types() -> None:
-    model = OverlayModel(Recorder())
+    model = Recorder().model()
     with pytest.raises(KeyError):
         model.set("overlay", "title", "x")
     with pytest.raises(KeyError):
@@ -328,85 +326,3 @@ def test_format_duration() -> None:
 def test_channels_text_is_localised() -> None:
     assert channels_text(Catalog.load("en-US"), 80, None) == "Soundboard 80%"
     assert channels_text(Catalog.load("ja-JP"), 80, 40) == "サウンドボード 80% · マイク 40%"
-
-
-# -- panel_event dispatch -----------------------------------------------------------------------
-
-
-def _events(calls: list[tuple[str, tuple[Any, ...]]]) -> PanelEvents:
-    events = PanelEvents()
-
-    @events.on("overlay", "play-sound")
-    async def play_sound(key: str) -> None:
-        calls.append(("play-sound", (key,)))
-
-    @events.on("overlay", "media-set-volume")
-    def set_volume(key: str, pct: int) -> None:
-        calls.append(("media-set-volume", (key, pct)))
-
-    @events.on("overlay", "media-open")
-    def media_open(url: str, label: str) -> None:
-        calls.append(("media-open", (url, label)))
-
-    return events
-
-
-async def test_panel_event_dispatch_calls_the_handler_with_python_values() -> None:
-    calls: list[tuple[str, tuple[Any, ...]]] = []
-    events = _events(calls)
-    assert await events.dispatch("overlay", "play-sound", [{"t": "str", "v": "memes/bruh.ogg"}])
-    assert await events.dispatch(
-        "overlay", "media-set-volume", [{"t": "str", "v": "deck-1"}, {"t": "i64", "v": 35}]
-    )
-    assert calls == [("play-sound", ("memes/bruh.ogg",)), ("media-set-volume", ("deck-1", 35))]
-
-
-@pytest.mark.parametrize(
-    ("panel", "callback", "args"),
-    [
-        ("overlay", "no-such-callback", []),
-        ("overlay", "field-focus", [{"t": "bool", "v": True}]),  # the host's, never ours
-        ("nowhere", "play-sound", [{"t": "str", "v": "x"}]),
-        ("overlay", "play-sound", []),
-        ("overlay", "play-sound", [{"t": "i64", "v": 1}]),
-        ("overlay", "play-sound", [{"t": "str"}]),
-        ("overlay", "play-sound", "not a list"),
-        ("overlay", "media-set-volume", [{"t": "str", "v": "deck-1"}, {"t": "f64", "v": 35.0}]),
-        ("overlay", "media-set-volume", [{"t": "str", "v": "deck-1"}, {"t": "i64", "v": True}]),
-        ("overlay", "stop-all", []),  # declared, but no handler registered
-    ],
-)
-async def test_invalid_panel_events_are_ignored_with_a_debug_line(
-    panel: str, callback: str, args: Any, caplog: pytest.LogCaptureFixture
-) -> None:
-    calls: list[tuple[str, tuple[Any, ...]]] = []
-    events = _events(calls)
-    with caplog.at_level(logging.DEBUG, logger="cueboard.overlay"):
-        assert not await events.dispatch(panel, callback, args)
-    assert calls == []
-    assert events.ignored == 1
-    assert any(callback in r.getMessage() and r.levelno == logging.DEBUG for r in caplog.records)
-
-
-async def test_a_bad_media_open_never_logs_the_url(caplog: pytest.LogCaptureFixture) -> None:
-    """URLs are credentials (issue 8): not even an ignored event may log one."""
-    events = _events([])
-    secret = "https://example.test/live?token=hunter2"
-    with caplog.at_level(logging.DEBUG):
-        await events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}])
-        await events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}, {"t": "i64"}])
-    assert caplog.records
-    assert all("hunter2" not in r.getMessage() and "example.test" not in r.getMessage()
-               for r in caplog.records)  # fmt: skip
-
-
-def test_registration_is_checked_against_the_contract() -> None:
-    events = PanelEvents()
-    with pytest.raises(KeyError):
-        events.on("overlay", "no-such-callback")
-    with pytest.raises(TypeError, match="2 arguments"):
-
-        @events.on("overlay", "media-set-volume")
-        def wrong(key: str) -> None: ...
-
-    assert ("overlay", "stop-all") in events.unhandled()

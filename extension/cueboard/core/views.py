@@ -1,22 +1,24 @@
 """What the panels show, computed from the soundboard's state (pure functions).
 
 Only the visible page of anything ever becomes a prop, so a props frame stays small whatever
-the library's size (issue 7: under 64 KiB with 10,000 sounds).
+the library's size (under 64 KiB with 10,000 sounds: tests/cueboard/core/test_props.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.contract import SlotState
+from cueboard.i18n import Catalog
 from vxp.limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
     KV_SOFT_QUOTA_BYTES,
 )
 
-from .commands import STATIC_COMMANDS, favourite_command, slot_of
-from .contract import SlotState
-from .i18n import Catalog
+from .deck import notice_text as deck_notice_text
+from .effects import Notice
 from .overlay import Tile, channels_text, grid_values, page_of
 from .soundboard import Soundboard
 
@@ -32,6 +34,11 @@ def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
     if st.status == "failed":
         return SlotState.BROKEN, "slot.broken"
     return SlotState.READY, ""
+
+
+def notice_text(cat: Catalog, notice: Notice | None) -> str:
+    """A notice in the user's language (its refs are catalog keys translated first)."""
+    return "" if notice is None else deck_notice_text(notice, cat)
 
 
 def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> dict[str, Any]:
@@ -69,7 +76,7 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
         empty = cat.t("grid.no_results", query=board.query)
     else:
         empty = ""
-    playing_rows = []
+    playing_rows: list[tuple[str, str, str, bool]] = []
     for rel, p in list(board.playing.items())[:32]:
         st = board.states.get(rel)
         gains = dict(p.channels)
@@ -81,7 +88,6 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
                 p.looping,
             )
         )
-    status = board.status
     values.update(
         {
             "page-name": page_name,
@@ -92,18 +98,15 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
             "soundboard-gain": board.settings.soundboard_gain,
             "mic-gain": board.settings.mic_gain,
             "mic-enabled": board.settings.mic_enabled,
-            "status-text": status_text(board, cat),
-            "status-level": status.level,
+            "status-text": notice_text(cat, board.status),
+            "status-level": _level(board.status),
         }
     )
     return values
 
 
-def status_text(board: Soundboard, cat: Catalog) -> str:
-    status = board.status
-    if status.render is not None:
-        return status.render(cat)
-    return cat.t(status.key, **status.params) if status.key else ""
+def _level(notice: Notice | None) -> int:
+    return 0 if notice is None else int(notice.level)
 
 
 def usage_values(
@@ -139,7 +142,7 @@ def dash_values(
 ) -> dict[str, Any]:
     sounds = board.library.search(board.query) if board.query else board.library.sounds
     page = page_of(sounds, library_page)
-    rows = []
+    rows: list[tuple[str, str, int, bool, bool, int]] = []
     favourites = board.prefs.favourites()
     fav_rels = set(favourites.values())
     for s in page.items:
@@ -163,8 +166,8 @@ def dash_values(
             "dash.library_summary", count=len(board.library.sounds), broken=broken
         ),
         "bindings": binding_rows(board, cat),
-        "status-text": status_text(board, cat),
-        "status-level": board.status.level,
+        "status-text": notice_text(cat, board.status),
+        "status-level": _level(board.status),
     }
     st = board.states.get(selected or "")
     if st is not None:

@@ -1,0 +1,64 @@
+"""What every panel's contract shares: page sizes, the state enums, the status line."""
+
+from enum import IntEnum
+
+from .wire import Arg, Prop, Wire
+
+# The focus contract (PAN-23): on the root, consumed by the host, not part of our contract.
+FIELD_FOCUS = "field-focus"
+FIELD_BLUR = "field-blur"
+
+SLOTS_PER_PAGE = 12  # the overlay grid is 4 x 3; play-slot-1 ... play-slot-12 follow it
+DECK_SLOTS = 4  # deck-1 ... deck-4; vrOS runs at most 4 media sessions
+
+
+class SlotState(IntEnum):
+    EMPTY = 0
+    READY = 1
+    PLAYING = 2
+    LOADING = 3
+    BROKEN = 4
+
+
+class MediaMode(IntEnum):
+    HIDDEN = 0  # host older than 1.4: no media namespace
+    READY = 1
+    UNSUPPORTED = 2  # vrOS on Linux answers `unsupported`
+
+
+class Playback(IntEnum):
+    OPENING = 0
+    BUFFERING = 1
+    PLAYING = 2
+    PAUSED = 3
+    ENDED = 4
+    FAILED = 5
+    NO_SESSION = 6  # a remembered slot with no session (its URL must be entered again)
+
+
+class Video(IntEnum):
+    DISABLED = 0
+    WARMING = 1
+    READY = 2
+    RECOVERING = 3
+
+
+class StatusLevel(IntEnum):
+    INFO = 0
+    WARN = 1
+    ERROR = 2
+
+
+def _label(name: str, key: str, meaning: str) -> Prop:
+    return Prop(name, Wire.STR, meaning, text_key=key)
+
+
+def _enum_doc(enum: type[IntEnum]) -> str:
+    return ", ".join(f"{m.value} {m.name.lower().replace('_', ' ')}" for m in enum)
+
+
+_STATUS = (
+    Prop("status-text", Wire.STR, "The status line (errors, missing grants); empty hides it."),
+    Prop("status-level", Wire.I64, f"How the status line is coloured: {_enum_doc(StatusLevel)}."),
+)
+_KEY = Arg("key", Wire.STR, "A sound key as sent in a row's c0.")

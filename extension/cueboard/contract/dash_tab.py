@@ -1,0 +1,131 @@
+"""The dash-tab's contract: library management and diagnostics in the vrOS dashboard."""
+
+from .common import _KEY, _STATUS, SLOTS_PER_PAGE, MediaMode, SlotState, _enum_doc, _label
+from .wire import Arg, Callback, Cell, PanelContract, Prop, Wire
+
+DASH_TAB = PanelContract(
+    name="dash-tab",
+    source="panels/dash-tab.slint",
+    purpose="Library management and diagnostics in the vrOS dashboard.",
+    props=(
+        _label("label-library", "dash.library", "Heading of the library list."),
+        _label("label-search-hint", "common.search_hint", "Placeholder of the search field."),
+        _label("label-select-hint", "dash.select_hint", "Editor with no sound selected."),
+        _label("label-gain", "dash.gain", "Per-sound gain slider."),
+        _label("label-loop", "dash.loop", "Per-sound loop toggle."),
+        _label("label-favourite", "dash.favourite", "Per-sound favourite toggle."),
+        _label("label-fav-command", "dash.fav_command", "Caption of the favourite's command."),
+        _label("label-commands", "dash.commands", "Heading of the command list."),
+        _label("label-channels", "dash.channels", "Heading of the channel list."),
+        _label("label-devices", "dash.devices", "Heading of the device list."),
+        _label("label-default", "dash.default_device", "Marks the default device."),
+        _label("label-usage", "dash.usage", "Heading of the usage section."),
+        _label("label-assets", "dash.assets", "Caption of the asset table bar."),
+        _label("label-kv", "dash.kv", "Caption of the kv quota bar."),
+        _label("label-media-options", "dash.media_options", "Heading of the media options."),
+        _label("label-show-video", "dash.show_video", "Toggle: show_video."),
+        _label("label-max-fps", "dash.max_fps", "Stepper: max_fps."),
+        _label("label-native-controls", "dash.native_controls", "Toggle: native_controls."),
+        _label(
+            "label-controls-on-player", "dash.controls_on_player", "Toggle: controls_on_player."
+        ),
+        _label("label-rescan", "dash.rescan", "The rescan button."),
+        _label("label-refresh", "dash.refresh", "Refresh devices and channels."),
+        Prop(
+            "library",
+            Wire.ROWS,
+            "The visible page of the library (or of the search results).",
+            cells=(
+                Cell("key", Wire.STR, "The sound's key."),
+                Cell("name", Wire.STR, "Display name."),
+                Cell("gain", Wire.I64, "The sound's own gain, 0-100."),
+                Cell("looping", Wire.BOOL, "Loops."),
+                Cell("favourite", Wire.BOOL, "Is a favourite."),
+                Cell("state", Wire.I64, f"{_enum_doc(SlotState)}."),
+            ),
+            max_rows=SLOTS_PER_PAGE,
+        ),
+        Prop("library-page-index", Wire.I64, "The visible page, 0-based."),
+        Prop("library-page-count", Wire.I64, "How many pages (at least 1)."),
+        Prop("library-summary", Wire.STR, "Localised: how many sounds, how many broken."),
+        Prop("selected-key", Wire.STR, "The sound being edited; empty: none."),
+        Prop("selected-name", Wire.STR, "Its display name."),
+        Prop("selected-gain", Wire.I64, "Its gain, 0-100."),
+        Prop("selected-looping", Wire.BOOL, "It loops."),
+        Prop("selected-favourite", Wire.BOOL, "It is a favourite."),
+        Prop("selected-command", Wire.STR, "Its fav-<slug> command, empty when none."),
+        Prop(
+            "bindings",
+            Wire.ROWS,
+            "The commands Cueboard registers, for SteamVR bindings.",
+            cells=(
+                Cell("command", Wire.STR, "The command name."),
+                Cell("meaning", Wire.STR, "Localised: what it does (and which sound)."),
+            ),
+            max_rows=64,
+        ),
+        Prop(
+            "channels",
+            Wire.ROWS,
+            "Audio channels (list_channels).",
+            cells=(
+                Cell("channel", Wire.STR, "soundboard or mic."),
+                Cell("endpoint", Wire.STR, "The endpoint it plays to."),
+                Cell("state", Wire.STR, "Localised: armed, available, unavailable."),
+                Cell("ok", Wire.BOOL, "Usable."),
+            ),
+            max_rows=16,
+        ),
+        Prop(
+            "devices",
+            Wire.ROWS,
+            "Output endpoints (list_devices).",
+            cells=(
+                Cell("name", Wire.STR, "The endpoint's name."),
+                Cell("is-default", Wire.BOOL, "The default endpoint."),
+            ),
+            max_rows=64,
+        ),
+        Prop("asset-fraction", Wire.F64, "Asset table use against its budget, 0-1."),
+        Prop("asset-usage", Wire.STR, "Localised: entries and bytes of the asset table."),
+        Prop("kv-fraction", Wire.F64, "kv bytes against the 1 MiB soft quota, 0-1."),
+        Prop("kv-usage", Wire.STR, "Localised: kv bytes of the quota."),
+        Prop("media-mode", Wire.I64, f"{_enum_doc(MediaMode)}; options hidden unless 1."),
+        Prop("media-show-video", Wire.BOOL, "Deck option show_video."),
+        Prop("media-max-fps", Wire.I64, "Deck option max_fps, 1-120."),
+        Prop("media-native-controls", Wire.BOOL, "Deck option native_controls."),
+        Prop("media-native-controls-shown", Wire.BOOL, "The host is 1.6 or later."),
+        Prop("media-controls-on-player", Wire.BOOL, "Deck option controls_on_player."),
+        Prop("media-controls-on-player-shown", Wire.BOOL, "The host is 1.7 or later."),
+        Prop("toast-note", Wire.STR, "Why the now-playing toast cannot show; empty when it can."),
+        *_STATUS,
+    ),
+    callbacks=(
+        Callback(
+            "library-search",
+            (Arg("query", Wire.STR, "The search text; empty ends the search."),),
+            "Filter the library list.",
+        ),
+        Callback("library-page-next", (), "Next page of the library list."),
+        Callback("library-page-prev", (), "Previous page."),
+        Callback("select-sound", (_KEY,), "Edit this sound."),
+        Callback(
+            "set-sound-gain",
+            (_KEY, Arg("pct", Wire.I64, "0-100.")),
+            "The sound's own gain (persisted).",
+        ),
+        Callback("set-sound-looping", (_KEY, Arg("on", Wire.BOOL, "Loop.")), "Loop flag."),
+        Callback(
+            "set-sound-favourite", (_KEY, Arg("on", Wire.BOOL, "Favourite.")), "Favourite flag."
+        ),
+        Callback("rescan", (), "Scan the sounds folder again."),
+        Callback("refresh-devices", (), "List devices and channels again."),
+        Callback("set-media-show-video", (Arg("on", Wire.BOOL, "Show."),), "show_video."),
+        Callback("set-media-max-fps", (Arg("fps", Wire.I64, "1-120."),), "max_fps."),
+        Callback("set-media-native-controls", (Arg("on", Wire.BOOL, "On."),), "native_controls."),
+        Callback(
+            "set-media-controls-on-player", (Arg("on", Wire.BOOL, "On."),), "controls_on_player."
+        ),
+        Callback("dismiss-status", (), "The user closed the status line."),
+    ),
+)

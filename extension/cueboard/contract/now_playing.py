@@ -1,0 +1,18 @@
+"""The now-playing toast's contract (a runtime panel, defined with anchor hmd)."""
+
+from .wire import PanelContract, Prop, Wire
+
+NOW_PLAYING = PanelContract(
+    name="now-playing",
+    source="panels/now-playing.slint",
+    purpose="A runtime toast (define, anchor hmd) naming the sound just triggered.",
+    props=(
+        Prop("sound-name", Wire.STR, "The sound's display name."),
+        Prop("channels-text", Wire.STR, "Localised targets and gains."),
+        Prop(
+            "sound-icon", Wire.ASSETS, "The sound's icon key (one), or the blank asset.", max_rows=1
+        ),
+        Prop("has-icon", Wire.BOOL, "sound-icon is a real icon."),
+        Prop("showing", Wire.BOOL, "Fades the toast in (true) or out (false)."),
+    ),
+)

@@ -1,0 +1,199 @@
+"""Sound icons: which to decode, and the asset puts and removes that show them in the grid.
+
+Decoding is a job for a worker (:class:`DecodeIcons`); its results come back as
+:class:`IconsDecoded`, each a put prepared in the worker (the event loop only frames it). The
+:class:`~cueboard.asset_table.AssetTable` plans what to remove and put so the host never evicts
+a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan at a
+time. A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cueboard.asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
+from cueboard.library import Sound
+from vxp.models import assets
+from vxp.prepared import Prepared
+
+from .effects import Effect, Log
+from .tracker import Done, Outcome, Tracker
+
+__all__ = ["DecodeIcons", "Decoded", "IconsDecoded", "IconsModel"]
+
+PANEL = "overlay"
+
+type Put = tuple[AssetRef, Prepared]
+type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
+
+
+@dataclass(frozen=True, slots=True)
+class DecodeIcons:
+    """Job: decode these icon files (rel path of the sound, file) and report IconsDecoded."""
+
+    items: tuple[tuple[str, Path], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IconsDecoded:
+    """Each sound's decoded icon, or why it cannot be shown."""
+
+    results: tuple[tuple[str, Decoded | str], ...]
+
+
+@dataclass
+class _Applying:
+    plan: PanelPlan
+    rels: list[str]
+    params: dict[str, Prepared]
+    removes: int
+    puts: int = 0
+    failed: set[str] | None = None
+
+
+class IconsModel:
+    def __init__(self, tracker: Tracker) -> None:
+        self._tracker = tracker
+        self.table = AssetTable()
+        self.decoded: dict[str, tuple[Icon, dict[str, Prepared]] | None] = {}
+        self.shown: dict[str, str] = {}  # rel path -> key shown in the grid
+        self.failures: dict[str, str] = {}
+        self.changed = False
+        self._page: list[tuple[str, Path]] = []
+        self._decoding = False
+        self._applying: _Applying | None = None
+        self._again = False
+
+    def want(self, root: Path, sounds: Sequence[Sound], now: float) -> list[Effect]:
+        """The grid shows these now; their icons follow as soon as they are decoded."""
+        self._page = [(s.rel_path, root / s.icon) for s in sounds if s.icon]
+        return self._next(now)
+
+    def _next(self, now: float) -> list[Effect]:
+        if self._decoding or self._applying is not None:
+            self._again = True
+            return []
+        self._again = False
+        todo = tuple((rel, path) for rel, path in self._page if rel not in self.decoded)
+        if todo:
+            self._decoding = True
+            return [DecodeIcons(todo)]
+        return self._show(now)
+
+    def on_decoded(self, decoded: IconsDecoded, now: float) -> list[Effect]:
+        self._decoding = False
+        out: list[Effect] = []
+        for rel, result in decoded.results:
+            if isinstance(result, str):
+                out.append(Log(20, f"icon of {rel} not shown: {result}"))
+                self.failures[rel] = result
+                self.decoded[rel] = None
+                continue
+            (anim_ref, anim), still = result
+            puts = {anim_ref.key: anim}
+            still_ref = anim_ref
+            if still is not None:
+                still_ref, puts[still[0].key] = still
+            self.decoded[rel] = (Icon(anim_ref, still_ref), puts)
+        if self._again:
+            return out + self._next(now)
+        return out + self._show(now)
+
+    def _show(self, now: float) -> list[Effect]:
+        rels: list[str] = []
+        icons: list[Icon] = []
+        params: dict[str, Prepared] = {}
+        for rel, _ in self._page:
+            entry = self.decoded.get(rel)
+            if entry is not None:
+                rels.append(rel)
+                icons.append(entry[0])
+                params.update(entry[1])
+        try:
+            plan = self.table.plan_panel(PANEL, icons)
+        except AssetTableFull as exc:
+            return [Log(30, f"icons: {exc}")]
+        if not plan.remove and not plan.put and self._shown_of(plan, rels) == self.shown:
+            self.table.commit_panel(plan)
+            return []
+        self._applying = _Applying(plan, rels, params, removes=len(plan.remove))
+        out: list[Effect] = []
+        for key in plan.remove:
+            self.table.record_removed(key)
+            out += self._tracker.request(
+                now, "assets", assets.AssetRemove, expect=assets.AssetOk,
+                done=self._removed, key=key,
+            )  # fmt: skip
+        if not plan.remove:
+            out += self._puts(now)
+        return out
+
+    def _removed(self, outcome: Outcome) -> list[Effect]:
+        applying = self._applying
+        if applying is None:
+            return []
+        applying.removes -= 1
+        if applying.removes == 0:
+            return self._puts(outcome.now)
+        return []
+
+    def _puts(self, now: float) -> list[Effect]:
+        applying = self._applying
+        assert applying is not None
+        applying.failed = set()
+        applying.puts = len(applying.plan.put)
+        if not applying.plan.put:
+            return self._commit(now)
+        out: list[Effect] = []
+        for ref in applying.plan.put:
+            out += self._tracker.request(
+                now, "assets", applying.params[ref.key], expect=assets.AssetOk,
+                done=self._put_done(ref),
+            )  # fmt: skip
+        return out
+
+    def _put_done(self, ref: AssetRef) -> Done:
+        def done(outcome: Outcome) -> list[Effect]:
+            applying = self._applying
+            if applying is None or applying.failed is None:
+                return []
+            if outcome.ok:
+                self.table.record_put(ref)
+            else:
+                applying.failed.add(ref.key)
+            applying.puts -= 1
+            if applying.puts == 0:
+                return self._commit(outcome.now)
+            return []
+
+        return done
+
+    def _commit(self, now: float) -> list[Effect]:
+        applying = self._applying
+        assert applying is not None
+        failed = frozenset(applying.failed or ())
+        self.table.commit_panel(applying.plan, failed)
+        self.shown = {
+            rel: key
+            for rel, key in self._shown_of(applying.plan, applying.rels).items()
+            if key not in failed
+        }
+        self._applying = None
+        self.changed = True
+        if self._again:
+            return self._next(now)
+        return []
+
+    @staticmethod
+    def _shown_of(plan: PanelPlan, rels: list[str]) -> dict[str, str]:
+        return {rel: key for rel, key in zip(rels, plan.keys, strict=True) if key}
+
+    def connection_lost(self) -> None:
+        """The host's table died with the connection (AST-17): everything is put again."""
+        self.table.connection_lost()
+        self.shown.clear()
+        self._applying = None
+        self._decoding = False
+        self._again = False

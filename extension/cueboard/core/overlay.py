@@ -1,0 +1,128 @@
+"""What the grid and the status words show: tiles, pages, durations, localised states.
+
+Pure functions from the soundboard's and the deck's state to the values of the panels' props.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cueboard.contract import SLOTS_PER_PAGE, Playback, SlotState, Video
+from cueboard.i18n import Catalog, msgid
+
+# Tiles without an icon name this asset: an [image] prop has one entry per tile, and only keys
+# uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection.
+BLANK_ICON_KEY = "cb:blank"
+
+
+# -- what the grid shows ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page[T]:
+    items: Sequence[T]
+    index: int  # clamped into range
+    count: int  # at least 1
+
+
+def page_of[T](items: Sequence[T], index: int, size: int = SLOTS_PER_PAGE) -> Page[T]:
+    """One page of a list (the library, a category, search results); index is clamped."""
+    count = max(1, math.ceil(len(items) / size))
+    index = min(max(index, 0), count - 1)
+    return Page(items[index * size : (index + 1) * size], index, count)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A sound as its grid tile shows it."""
+
+    key: str
+    name: str
+    duration_s: float | None = None
+    state: SlotState = SlotState.READY
+    detail: str = ""  # localised, for LOADING and BROKEN
+    favourite: bool = False
+    icon_key: str | None = None
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return ""
+    whole = math.ceil(seconds)
+    minutes, secs = divmod(whole, 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def grid_values(tiles: Sequence[Tile]) -> dict[str, Any]:
+    """`slots` and `slot-icons` for one page of tiles (at most SLOTS_PER_PAGE)."""
+    rows = [
+        (
+            t.key,
+            t.name,
+            format_duration(t.duration_s),
+            int(t.state),
+            t.detail,
+            t.favourite,
+            t.icon_key is not None,
+        )
+        for t in tiles
+    ]
+    icons = [t.icon_key or BLANK_ICON_KEY for t in tiles]
+    return {"slots": rows, "slot-icons": icons}
+
+
+def blank_icon_asset() -> dict[str, Any]:
+    """The `assets put` fields of BLANK_ICON_KEY: one transparent pixel."""
+    frame = {"rgba_base64": "AAAAAA==", "delay_ms": 100}
+    return {"key": BLANK_ICON_KEY, "width": 1, "height": 1, "frames": [frame], "loop": 0}
+
+
+# -- localised state words --------------------------------------------------------------------
+
+_PLAYBACK_KEYS = {
+    Playback.OPENING: msgid("media.playback.opening"),
+    Playback.BUFFERING: msgid("media.playback.buffering"),
+    Playback.PLAYING: msgid("media.playback.playing"),
+    Playback.PAUSED: msgid("media.playback.paused"),
+    Playback.ENDED: msgid("media.playback.ended"),
+    Playback.FAILED: msgid("media.playback.failed"),
+    Playback.NO_SESSION: msgid("media.playback.no_session"),
+}
+_VIDEO_KEYS = {
+    Video.DISABLED: msgid("media.video.disabled"),
+    Video.WARMING: msgid("media.video.warming"),
+    Video.READY: msgid("media.video.ready"),
+    Video.RECOVERING: msgid("media.video.recovering"),
+}
+
+
+def playback_text(catalog: Catalog, playback: Playback, code: str = "") -> str:
+    return catalog.t(_PLAYBACK_KEYS[playback], code=code)
+
+
+def video_text(catalog: Catalog, video: Video) -> str:
+    return catalog.t(_VIDEO_KEYS[video])
+
+
+def channels_text(catalog: Catalog, soundboard_pct: int, mic_pct: int | None) -> str:
+    """Where a sound plays and how loud: `Soundboard 80% · Mic 40%`."""
+    if mic_pct is None:
+        return catalog.t("play.targets_soundboard", soundboard=soundboard_pct)
+    return catalog.t("play.targets_both", soundboard=soundboard_pct, mic=mic_pct)
+
+
+__all__ = [
+    "BLANK_ICON_KEY",
+    "Page",
+    "Tile",
+    "blank_icon_asset",
+    "channels_text",
+    "format_duration",
+    "grid_values",
+    "page_of",
+    "playback_text",
+    "video_text",
+]

@@ -1,0 +1,348 @@
+"""The soundboard: what is loaded, what plays, and the path from a press to ``audio.play``.
+
+Every sound of the library has a :class:`SoundState`. A sound is loaded ahead when it is on the
+visible page or a favourite; any other loads on its first press. A press on a loaded sound
+sends ``audio.play`` at once: a few dict look-ups and one request, nothing else on that path.
+A press on a sound still loading is remembered and played when its ``audio_loaded`` arrives,
+if that is within :data:`PLAY_ON_LOAD_S`. A sound is played only after the host reported it
+``loaded`` (AUD-18). ``cache_full`` unloads the least recently played sound and loads again
+once; ``unknown_sound`` (a host that lost its cache, docs/protocol-notes.md#r21) loads again and
+plays once. What to do on each failure comes from :mod:`cueboard.core.policy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from cueboard.contract import StatusLevel
+from cueboard.library import Library, Page, Sound
+from cueboard.settings import Settings
+from vxp.models import audio
+from vxp.prepared import Prepared, prepare
+
+from . import loading
+from .effects import Effect, Log, Notice
+from .policy import Action
+from .prefs import Prefs
+from .tracker import Outcome, Tracker, notice_for
+
+__all__ = ["Playing", "SoundState", "Soundboard"]
+
+PLAYS_KEPT = 256
+
+type Targets = tuple[tuple[str, int], ...]
+
+
+@dataclass
+class SoundState:
+    sound: Sound
+    sound_id: str | None = None
+    status: str = "idle"  # idle | loading | loaded | failed | too_large
+    code: str | None = None  # the host's failure code
+    duration_ms: int | None = None
+    fingerprint: tuple[int, int] | None = None  # of the file that was loaded
+    press_at: float | None = None  # a press waiting for the load to finish
+    retried_cache_full: bool = False
+    reloaded: bool = False  # loaded again after unknown_sound: a second one is final
+    failed_at: float = 0.0  # when the last load failed
+    last_played: float = 0.0
+
+
+@dataclass
+class Playing:
+    rel_path: str
+    started: float
+    looping: bool
+    channels: Targets
+    ends: float | None  # the clock value a one-shot should be over
+
+
+class Soundboard:
+    def __init__(self, tracker: Tracker, prefs: Prefs) -> None:
+        self.tracker = tracker
+        self.prefs = prefs
+        self.settings = Settings()
+        self.library = Library(Path("."))
+        self.states: dict[str, SoundState] = {}
+        self.by_id: dict[str, str] = {}  # host sound id -> rel path
+        self.playing: dict[str, Playing] = {}
+        self.status: Notice | None = None
+        self.audio_granted = False
+        self.page_index = 0
+        self.query = ""
+        self._pages: tuple[str, list[Page]] | None = None  # for this query, of this library
+        self.changed = False
+        self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
+        self.plays_sent = 0
+        self._plays: dict[Hashable, Prepared] = {}
+
+    # -- library --------------------------------------------------------------------------
+
+    def set_library(self, library: Library) -> list[str]:
+        """Adopt a new scan; returns the rel paths whose file changed (to reload)."""
+        changed: list[str] = []
+        old = self.states
+        self.states = {}
+        for s in library.sounds:
+            st = old.get(s.rel_path)
+            if st is None:
+                st = SoundState(s, status="too_large" if s.too_large else "idle")
+            else:
+                if st.fingerprint is not None and st.fingerprint != s.fingerprint:
+                    changed.append(s.rel_path)
+                st.sound = s
+            self.states[s.rel_path] = st
+        for rel, st in old.items():
+            if rel not in self.states and st.sound_id is not None:
+                self.by_id.pop(st.sound_id, None)
+        for rel in changed:
+            self.forget_load(rel)
+        self.library = library
+        self._pages = None
+        self.page_index = min(self.page_index, max(0, len(self.pages()) - 1))
+        self.changed = True
+        return changed
+
+    def forget_load(self, rel: str) -> None:
+        """Load this sound again before its next play (changed file, changed loudness)."""
+        st = self.states[rel]
+        if st.sound_id is not None:
+            self.by_id.pop(st.sound_id, None)
+        st.status, st.sound_id, st.code = "idle", None, None
+        if st.sound.too_large:
+            st.status = "too_large"
+
+    def connection_lost(self) -> None:
+        """A load in flight will never report: it starts over on the next connection."""
+        for st in self.states.values():
+            if st.status == "loading":
+                st.status, st.sound_id = "idle", None
+        self.playing.clear()
+
+    def visible_sounds(self) -> list[Sound]:
+        pages = self.pages()
+        if not pages:
+            return []
+        return list(pages[self.page_index].sounds)
+
+    def pages(self) -> list[Page]:
+        """The pages the grid turns through (kept until the library or the search changes: a
+        press looks its slot up here)."""
+        if self._pages is not None and self._pages[0] == self.query:
+            return self._pages[1]
+        if self.query:
+            pages = self.library.pages(self.library.search(self.query))
+        else:
+            pages = self.library.pages()
+        self._pages = (self.query, pages)
+        return pages
+
+    def turn_page(self, delta: int) -> None:
+        count = len(self.pages())
+        if count:
+            self.page_index = (self.page_index + delta) % count
+            self.changed = True
+
+    def search(self, query: str) -> None:
+        self.query = query.strip()
+        self.page_index = 0
+        self.changed = True
+
+    def wanted_ahead(self) -> list[str]:
+        """Sounds to load before they are pressed: the visible page and favourites."""
+        wanted = [s.rel_path for s in self.visible_sounds()]
+        wanted += [rel for rel in self.prefs.favourites().values() if rel in self.states]
+        return list(dict.fromkeys(wanted))
+
+    def load_ahead(self, now: float) -> list[Effect]:
+        out: list[Effect] = []
+        for rel in self.wanted_ahead():
+            out += self.ensure_loaded(rel, now)
+        return out
+
+    def ensure_loaded(self, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
+        return loading.ensure_loaded(self, rel, now, pressed=pressed)
+
+    def on_audio_loaded(self, sound_id: str, outcome: Any, now: float) -> list[Effect]:
+        return loading.on_audio_loaded(self, sound_id, outcome, now)
+
+    # -- playing ---------------------------------------------------------------------------
+    def targets(self, rel: str) -> Targets:
+        """soundboard at its gain x the sound's gain, mic likewise when enabled (0-100 ints)."""
+        own = self.prefs.get(rel).gain
+        s = self.settings
+        if s.mic_enabled:
+            return (
+                ("soundboard", round(s.soundboard_gain * own / 100)),
+                ("mic", round(s.mic_gain * own / 100)),
+            )
+        return (("soundboard", round(s.soundboard_gain * own / 100)),)
+
+    def press(self, rel: str, now: float) -> list[Effect]:
+        """A button, a bound command or a bus message asked for ``rel``."""
+        st = self.states.get(rel)
+        if st is None:
+            return []
+        if st.status == "loaded":
+            if self.settings.overlap == "toggle" and rel in self.playing:
+                return self.stop(rel, now)
+            return self.play_state(st, now)
+        if not self.audio_granted:
+            return [Notice("status.no_audio_grant")]
+        if self.settings.overlap == "toggle" and rel in self.playing:
+            return self.stop(rel, now)
+        if st.status == "too_large":
+            return []
+        same_file = st.fingerprint == st.sound.fingerprint
+        recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
+        if st.status == "failed" and same_file and st.code != "cache_full" and recent:
+            # The same file just failed: say so again rather than load again at once.
+            params = {"name": st.sound.name, "code": st.code or ""}
+            return [Notice("status.load_failed", StatusLevel.ERROR, params)]
+        st.press_at = now
+        self.changed = True
+        if st.status != "loading":
+            return self.ensure_loaded(rel, now, pressed=True)
+        return []
+
+    def play_state(self, st: SoundState, now: float) -> list[Effect]:
+        sound_id = st.sound_id
+        if sound_id is None:
+            return []
+        rel = st.sound.rel_path
+        looping = self.prefs.get(rel).loop
+        targets = self.targets(rel)
+        key = (sound_id, targets, looping)
+        prepared = self._plays.get(key)
+        if prepared is None:
+            try:
+                ts = [audio.PlayTarget(channel=c, gain_pct=g) for c, g in targets]
+                model = audio.AudioPlay(sound=sound_id, targets=ts, looping=looping)
+            except ValueError:
+                return [Notice("status.play_failed", StatusLevel.ERROR, {"name": st.sound.name})]
+            prepared = prepare("audio", model)
+            if len(self._plays) >= PLAYS_KEPT:
+                self._plays.clear()
+            self._plays[key] = prepared
+
+        def done(outcome: Outcome) -> list[Effect]:
+            return self._played(st, sound_id, targets, looping, outcome)
+
+        return self.tracker.request(
+            now, "audio", prepared, expect=audio.AudioOk, done=done, user_asked=True
+        )
+
+    def _played(
+        self, st: SoundState, sound_id: str, targets: Targets, looping: bool, outcome: Outcome
+    ) -> list[Effect]:
+        rel = st.sound.rel_path
+        action = outcome.rule.action if outcome.rule is not None else None
+        reload = action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded
+        if not outcome.ok and reload:
+            st.reloaded = True
+            self.forget_load(rel)
+            st.press_at = outcome.now
+            return self.ensure_loaded(rel, outcome.now, pressed=True)
+        if not outcome.ok and action is not Action.RECONCILE:
+            st.reloaded = False
+            if outcome.rule is None or outcome.rule.notice is None:
+                return []  # logged by the tracker
+            channel = "mic" if outcome.code == "no_endpoint" else ""
+            return [notice_for(outcome, name=st.sound.name, channel=channel)]
+        st.reloaded = False
+        self.plays_sent += 1
+        now = outcome.now
+        st.last_played = now
+        ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000
+        self.playing[rel] = Playing(rel, now, looping, targets, ends)
+        self.published.append(("played", {"name": st.sound.name, "path": rel}))
+        self.changed = True
+        gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
+        out: list[Effect] = [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")]
+        if self.settings.overlap == "stop_others":
+            for other in [r for r in self.playing if r != rel]:
+                out += self.stop(other, now)
+        return out
+
+    def stop(self, rel: str, now: float) -> list[Effect]:
+        st = self.states.get(rel)
+        self.playing.pop(rel, None)
+        self.changed = True
+        if st is None or st.sound_id is None:
+            return []
+        self.published.append(("stopped", {"name": st.sound.name, "path": rel}))
+        return self.tracker.request(
+            now, "audio", audio.AudioStop, expect=audio.AudioOk, user_asked=True,
+            sound=st.sound_id,
+        )  # fmt: skip
+
+    def stop_all(self, now: float) -> list[Effect]:
+        self.expire(now)
+        stopped = list(self.playing)
+        self.playing.clear()
+        out: list[Effect] = [Log(20, "stop all")]
+        if self.audio_granted:
+            out += self.tracker.request(
+                now, "audio", audio.AudioStopAll, expect=audio.AudioOk, user_asked=True
+            )
+        for rel in stopped:
+            st = self.states.get(rel)
+            if st is not None:
+                self.published.append(("stopped", {"name": st.sound.name, "path": rel}))
+        self.changed = True
+        return out
+
+    def stop_looping(self, now: float) -> list[Effect]:
+        out: list[Effect] = []
+        for rel in [r for r, p in self.playing.items() if p.looping]:
+            out += self.stop(rel, now)
+        return out
+
+    def play_slot(self, slot: int, now: float) -> list[Effect]:
+        sounds = self.visible_sounds()
+        if 1 <= slot <= len(sounds):
+            return self.press(sounds[slot - 1].rel_path, now)
+        return []
+
+    def play_random(self, rng: Random, now: float) -> list[Effect]:
+        sounds = [s for s in self.visible_sounds() if not s.too_large]
+        if sounds:
+            return self.press(rng.choice(sounds).rel_path, now)
+        return []
+
+    def expire(self, now: float) -> bool:
+        """Drop one-shots whose time is over; True if anything changed."""
+        over = [r for r, p in self.playing.items() if p.ends is not None and p.ends <= now]
+        for rel in over:
+            del self.playing[rel]
+        if over:
+            self.changed = True
+        return bool(over)
+
+    def reconcile(self, now: float) -> list[Effect]:
+        """Trust the host's status rows over our own clock."""
+        if not self.playing or not self.audio_granted:
+            return []
+
+        def done(outcome: Outcome) -> list[Effect]:
+            if not outcome.ok:
+                return []
+            alive = {self.by_id.get(r.sound) for r in outcome.result.playing}
+            gone = [rel for rel in self.playing if rel not in alive]
+            for rel in gone:
+                del self.playing[rel]
+            if gone:
+                self.changed = True
+            return []
+
+        return self.tracker.request(
+            now, "audio", audio.AudioGetStatus, expect=audio.AudioStatus, done=done
+        )
+
+    def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
+        self.status = None if key is None else Notice(key, StatusLevel(level), params)
+        self.changed = True

@@ -1,0 +1,97 @@
+"""Cueboard's runtime: the only part of ``cueboard`` that holds a :class:`vxp.Client`.
+
+It connects, serves one connection at a time with :class:`~cueboard.runtime.shell.Shell`, and
+reconnects. A connection that drops without ``shutting_down`` is tried again with backoff for
+up to :data:`RECONNECT_FOR_S`; then Cueboard exits 1 with one clear line. The process also ends
+on ``rejected`` (one line, exit 1) and after ``shutting_down`` (kv flushed, exit 0); nothing the
+host answers ends it otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import anyio
+
+import vxp
+from cueboard.core.app import CueboardCore
+from cueboard.core.inputs import Disconnected
+
+from .shell import Shell
+
+__all__ = ["RECONNECT_FOR_S", "main", "run"]
+
+log = logging.getLogger("cueboard")
+
+RECONNECT_FOR_S = float(os.environ.get("CUEBOARD_RECONNECT_S", "10"))
+PANELS_DIR = Path(__file__).resolve().parents[3] / "panels"
+
+
+def data_home() -> Path:
+    """Where the sounds folder lives without a vrOS content folder."""
+    if sys.platform.startswith("win"):
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+
+
+def _toast_source() -> str:
+    try:
+        return (PANELS_DIR / "now-playing.slint").read_text(encoding="utf-8")
+    except OSError:
+        return ""  # no toast panel shipped: no toast
+
+
+async def run() -> int:
+    core = CueboardCore(rng=random.Random(), data_home=data_home(), toast_source=_toast_source())
+    shell = Shell(core)
+    connected_once = False
+    lost_at: float | None = None
+    delay = 0.1
+    while True:
+        try:
+            async with vxp.connect() as client:
+                connected_once, lost_at, delay = True, None, 0.1
+                await shell.serve(client)
+            if shell.exit_code is not None:
+                log.info("shutting down")
+                return shell.exit_code
+        except vxp.MissingEnvironment as exc:
+            print(f"cueboard: {exc}", file=sys.stderr)
+            return 2
+        except vxp.HelloRejected as exc:
+            print(f"cueboard: {exc}", file=sys.stderr)
+            return 1
+        except (vxp.ConnectionClosed, vxp.EndpointUnavailable, OSError, TimeoutError) as exc:
+            if not connected_once:
+                print(f"cueboard: cannot reach vrOS: {exc}", file=sys.stderr)
+                return 1
+            if shell.exit_code is not None:
+                return shell.exit_code
+            lost_at = lost_at or time.monotonic()
+            if time.monotonic() - lost_at > RECONNECT_FOR_S:
+                print(
+                    f"cueboard: lost vrOS and could not reconnect within {RECONNECT_FOR_S:g} s",
+                    file=sys.stderr,
+                )
+                return 1
+            log.warning("connection lost (%s); reconnecting", exc)
+            shell.feed(Disconnected())
+            await anyio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+
+def main() -> int:
+    logging.basicConfig(
+        level=os.environ.get("CUEBOARD_LOG", "INFO"),
+        format="cueboard %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return anyio.run(run)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,202 @@
+"""The shell around :class:`~cueboard.core.app.CueboardCore` for one process: it feeds the core
+what happens and carries out what the core asks, over one connection at a time.
+
+Every :class:`Send` becomes one ``client.request`` in its own task, and ends in exactly one
+:class:`Reply` or :class:`Failure` fed back (an exception becomes a
+:class:`~cueboard.core.effects.HostFailure`); a :class:`Wake` becomes a :class:`Tick` from the
+timer task; jobs go to the workers. Feeding is synchronous, so a press is a few look-ups in the
+core and one write, with nothing awaited in between.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+
+import anyio
+import anyio.abc
+
+import vxp
+from cueboard.core.app import CueboardCore
+from cueboard.core.effects import Failure, Log, Reply, Send, Tick, Wake
+from cueboard.core.icons import DecodeIcons
+from cueboard.core.inputs import (
+    CatalogLoaded,
+    Connected,
+    Exit,
+    LoadCatalog,
+    Scan,
+    Watch,
+)
+from cueboard.i18n import Catalog
+from vxp.client import Pending
+
+from .failures import failure_of
+from .workers import Workers
+
+log = logging.getLogger("cueboard")
+DEBUG = os.environ.get("CUEBOARD_LOG", "").upper() == "DEBUG"
+# A press: written by the event loop itself before anything else happens (its answer is
+# awaited in a task like every other).
+HOT = frozenset({"audio.play", "audio.stop", "audio.stop_all"})
+
+
+class Shell:
+    def __init__(self, core: CueboardCore) -> None:
+        self.core = core
+        self.client: vxp.Client | None = None
+        self.exit_code: int | None = None
+        self.workers = Workers(self.feed)
+        self._timers: dict[str, float] = {}
+        self._unsent: list[Send] = []
+        self._timer_changed: anyio.Event | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._scope: anyio.CancelScope | None = None
+
+    # -- in and out -------------------------------------------------------------------------
+
+    def feed(self, item: object) -> None:
+        """Hand one input to the core and carry out its effects."""
+        self.carry(self._handle(item))
+
+    async def feed_event(self, event: object) -> None:
+        """A host event: a press is written at once, before anything else is carried out."""
+        effects = self._handle(event)
+        hot = [e for e in effects if isinstance(e, Send) and e.kind in HOT]
+        for send in hot:
+            await self._start(send)
+        if hot:
+            sent = {id(e) for e in hot}
+            effects = [e for e in effects if id(e) not in sent]
+        self.carry(effects)
+
+    def _handle(self, item: object) -> list[object]:
+        """The core's effects. A bug in the core on a strange input is logged, never raised:
+        the next input is handled as usual."""
+        try:
+            return self.core.handle(item, anyio.current_time())
+        except Exception as exc:
+            log.error("could not handle %s: %s", type(item).__name__, type(exc).__name__)
+            if DEBUG:
+                log.exception("details")
+            return []
+
+    def carry(self, effects: list[object]) -> None:
+        tg = self._tg
+        for effect in effects:
+            match effect:
+                case Send():
+                    if tg is not None:
+                        tg.start_soon(self._request, effect)
+                    else:  # between connections: it ends as closed before the next one
+                        self._unsent.append(effect)
+                case Wake(key=key, at=at):
+                    self._timers[key] = at
+                    if self._timer_changed is not None:
+                        self._timer_changed.set()
+                case Log(level=level, message=message):
+                    log.log(level, "%s", message)
+                case Scan() if tg is not None:
+                    tg.start_soon(self.workers.scan, effect)
+                case Watch(root=root):
+                    self.workers.watch(root)
+                case DecodeIcons() if tg is not None:
+                    tg.start_soon(self.workers.decode, effect)
+                case LoadCatalog(locale=locale):
+                    self.feed(CatalogLoaded(Catalog.load(locale)))
+                case Exit(code=code):
+                    self.exit_code = code
+                    if self._scope is not None:
+                        self._scope.cancel()
+                case _:
+                    log.debug("effect %s dropped (no connection)", type(effect).__name__)
+
+    def _fail_unsent(self) -> None:
+        """Requests asked for while no connection existed end as closed, before the next
+        connection starts (a few rounds: what they lead to may ask again)."""
+        for _ in range(3):
+            unsent, self._unsent = self._unsent, []
+            for send in unsent:
+                self.feed(Failure(send.ticket, failure_of(vxp.ConnectionClosed())))
+        if self._unsent:
+            log.debug("%d requests dropped between connections", len(self._unsent))
+            self._unsent = []
+
+    async def _request(self, send: Send) -> None:
+        await self._start(send)
+
+    async def _start(self, send: Send) -> None:
+        """Write the request; its answer is awaited in a task of the connection."""
+        client, tg = self.client, self._tg
+        if client is None or tg is None:
+            self.feed(Failure(send.ticket, failure_of(vxp.ConnectionClosed())))
+            return
+        try:
+            pending = await client.send_request(send.namespace, send.params)
+        except Exception as exc:
+            self.feed(Failure(send.ticket, failure_of(exc)))
+            return
+        tg.start_soon(self._finish, send, pending)
+
+    async def _finish(self, send: Send, pending: Pending) -> None:
+        try:
+            result = await pending.result()
+        except Exception as exc:
+            self.feed(Failure(send.ticket, failure_of(exc)))
+            return
+        self.feed(Reply(send.ticket, result))
+
+    # -- timers -----------------------------------------------------------------------------
+
+    async def _timer(self) -> None:
+        while True:
+            self._timer_changed = anyio.Event()
+            now = anyio.current_time()
+            due = sorted((at, key) for key, at in self._timers.items() if at <= now)
+            for _, key in due:
+                del self._timers[key]
+            for _, key in due:
+                self.feed(Tick(key, anyio.current_time()))
+            if due:
+                continue
+            next_at = min(self._timers.values(), default=math.inf)
+            with anyio.move_on_after(next_at - now):
+                await self._timer_changed.wait()
+
+    # -- one connection ---------------------------------------------------------------------
+
+    async def serve(self, client: vxp.Client) -> None:
+        """Run one connection until the core exits or the connection goes (then raises
+        :class:`vxp.ConnectionClosed`)."""
+        self.client = client
+        lost: vxp.ConnectionClosed | None = None
+        catalog = Catalog.load(client.welcome.locale)
+        self._fail_unsent()
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            with anyio.CancelScope() as scope:
+                self._scope = scope
+                tg.start_soon(self._timer)
+                tg.start_soon(self.workers.watcher)
+                welcome = client.welcome
+                self.feed(Connected(welcome, client.ext_id, client.host_version, catalog))
+                try:
+                    async for event in client.events():
+                        await self.feed_event(event)
+                except* vxp.ConnectionClosed as group:
+                    lost = _first(group)
+            self._scope = None
+            self._tg = None
+            self.workers.stop_watching()
+            tg.cancel_scope.cancel()
+        self.client = None
+        if self.exit_code is None and lost is None:
+            lost = vxp.ConnectionClosed("the host ended the connection")
+        if lost is not None and self.exit_code is None:
+            raise lost
+
+
+def _first(group: BaseExceptionGroup[vxp.ConnectionClosed]) -> vxp.ConnectionClosed:
+    first = group.exceptions[0]
+    return first if isinstance(first, vxp.ConnectionClosed) else _first(first)

@@ -1,0 +1,125 @@
+"""The runtime's workers: the folder scan, the folder watcher and the icon decoder.
+
+Decoding runs in a separate process (anyio's ``to_process``), not a thread: a thread holds the
+GIL against the event loop, and on two cores that can hold a press back by a whole switch
+interval; a process cannot (``bench/bench_latency.py`` measures both). Pillow is therefore
+never imported into the extension's own process. ``CUEBOARD_ICON_DECODE=thread`` picks threads
+instead, so the bench can measure both with the same Cueboard.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_process
+
+from cueboard.asset_table import AssetRef
+from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded, Put
+from cueboard.core.inputs import FolderChanged, Scan, Scanned
+from cueboard.library import scan
+from vxp.prepared import prepare
+
+log = logging.getLogger("cueboard.runtime")
+ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
+
+type Feed = Callable[[object], None]
+
+
+def decode_icon(path: str) -> Decoded | str:
+    """Runs in the worker process: decode, then validate and serialise the ``assets.put``
+    there too, so the event loop only frames and writes it (bench/bench_latency.py)."""
+    from cueboard.thumbnails import ThumbnailError, decode_file
+
+    try:
+        thumb = decode_file(Path(path))
+    except ThumbnailError as exc:
+        return f"{exc.kind}: {exc.reason}"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror}"
+    still = _put(thumb.first_frame_only().put_params()) if thumb.animated else None
+    return _put(thumb.put_params()), still
+
+
+def _put(params: Mapping[str, Any]) -> Put:
+    from vxp.models.assets import AssetPut
+
+    frames = len(params["frames"])
+    ref = AssetRef(params["key"], params["width"] * params["height"] * 4 * frames, frames)
+    return ref, prepare("assets", AssetPut(**params))
+
+
+class Workers:
+    """Jobs the core asks for, run in the connection's task group; results go to ``feed``."""
+
+    def __init__(self, feed: Feed, *, in_process: bool | None = None) -> None:
+        if in_process is None:
+            in_process = os.environ.get(ICON_DECODE_ENV, "process").strip().lower() != "thread"
+        self.in_process = in_process
+        self._feed = feed
+        self._scan_lock = anyio.Lock()
+        self._decode_lock = anyio.Lock()
+        self.folder: Path | None = None
+        self._folder_changed = anyio.Event()
+
+    async def scan(self, job: Scan) -> None:
+        async with self._scan_lock:
+            started = time.perf_counter()
+            library = await anyio.to_thread.run_sync(scan, job.root)
+            exists = await anyio.to_thread.run_sync(job.root.is_dir)
+            elapsed = (time.perf_counter() - started) * 1000
+            self._feed(Scanned(library, job.reason, elapsed, exists))
+
+    # -- icons ------------------------------------------------------------------------------
+
+    async def decode(self, job: DecodeIcons) -> None:
+        async with self._decode_lock:
+            results: list[tuple[str, Decoded | str]] = []
+            for rel, path in job.items:
+                results.append((rel, await self._decode(path)))
+            self._feed(IconsDecoded(tuple(results)))
+
+    async def _decode(self, path: Path) -> Decoded | str:
+        if self.in_process:
+            try:
+                return await anyio.to_process.run_sync(decode_icon, str(path), cancellable=True)
+            except anyio.BrokenWorkerProcess as exc:
+                log.warning("icon worker process failed (%s); decoding in a thread instead", exc)
+                self.in_process = False
+            except Exception as exc:  # e.g. Pillow missing: no icons, never a crash
+                return f"cannot decode: {type(exc).__name__}"
+        try:
+            return await anyio.to_thread.run_sync(decode_icon, str(path))
+        except Exception as exc:
+            return f"cannot decode: {type(exc).__name__}"
+
+    # -- watching the folder ----------------------------------------------------------------
+
+    def watch(self, folder: Path) -> None:
+        self.folder = folder
+        self._folder_changed.set()
+
+    async def watcher(self) -> None:
+        """Report changes under the sounds folder (inotify & co. via watchfiles: no polling),
+        debounced so a copy of many files is one rescan."""
+        while True:
+            folder = self.folder
+            if folder is None or not folder.is_dir():
+                await self._folder_changed.wait()
+                self._folder_changed = anyio.Event()
+                continue
+            from watchfiles import awatch
+
+            stop = self._folder_changed
+            async for _ in awatch(folder, debounce=400, stop_event=stop, recursive=True):
+                self._feed(FolderChanged())
+            self._folder_changed = anyio.Event()
+
+    def stop_watching(self) -> None:
+        """awatch waits in a thread that a cancel cannot interrupt: its stop event can."""
+        self._folder_changed.set()

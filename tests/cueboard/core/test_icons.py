@@ -1,0 +1,128 @@
+"""Icons in the grid: decoded by a worker, put into the host's table removes first, a put that
+the host refuses for good not shown, everything put again after a reconnect (AST-13, AST-17)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from cueboard.asset_table import AssetRef, AssetTable
+from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets, Wake
+from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded, IconsModel
+from cueboard.core.policy import MAX_RETRIES
+from cueboard.core.tracker import Tracker
+from cueboard.library import Sound
+from vxp.models import assets
+from vxp.prepared import Prepared
+
+ROOT = Path("/lib")
+
+
+def _sounds(n: int) -> list[Sound]:
+    return [Sound(f"{i}.wav", str(i), "", 1, 1, icon=f"{i}.gif") for i in range(n)]
+
+
+def _decoded(rel: str) -> Decoded:
+    key = f"cb:icon:{rel}"
+    body = json.dumps({"op": "put", "key": key}, separators=(",", ":")).encode()
+    return (AssetRef(key, 64 * 64 * 4, 1), Prepared("assets", body)), None
+
+
+class Host:
+    """Answers puts and removes; ``refuse`` fails the puts of these keys with these codes."""
+
+    def __init__(self, model: IconsModel, tracker: Tracker) -> None:
+        self.model, self.tracker = model, tracker
+        self.log: list[tuple[str, str]] = []
+        self.refuse: dict[str, list[str]] = {}
+        self.now = 0.0
+        self.wakes: dict[str, float] = {}
+
+    def carry(self, effects: list[Effect]) -> None:
+        queue = list(effects)
+        while queue:
+            e = queue.pop(0)
+            if isinstance(e, DecodeIcons):
+                decoded = IconsDecoded(tuple((rel, _decoded(rel)) for rel, _ in e.items))
+                queue += self.model.on_decoded(decoded, self.now)
+            elif isinstance(e, Wake):
+                self.wakes[e.key] = e.at
+            elif isinstance(e, Send):
+                queue += self._answer(e)
+
+    def _answer(self, send: Send) -> list[Effect]:
+        p: Any = send.params
+        key = json.loads(p.params_json)["key"] if isinstance(p, Prepared) else p.key
+        self.log.append((send.op, key))
+        codes = self.refuse.get(key)
+        if codes:
+            failure = Failure(send.ticket, HostFailure("domain", codes.pop(0)))
+            return self.tracker.on_failure(failure, self.now)
+        return self.tracker.on_reply(Reply(send.ticket, assets.AssetOk(result="ok")), self.now)
+
+    def run_timers(self) -> None:
+        from cueboard.core.effects import Tick
+
+        while self.wakes:
+            key, at = min(self.wakes.items(), key=lambda kv: kv[1])
+            del self.wakes[key]
+            self.now = max(self.now, at)
+            self.carry(self.tracker.on_tick(Tick(key, self.now)))
+
+
+def _setup(table: AssetTable | None = None) -> tuple[IconsModel, Host]:
+    tracker = Tracker(Tickets(), random.Random(0))
+    model = IconsModel(tracker)
+    if table is not None:
+        model.table = table
+    return model, Host(model, tracker)
+
+
+def test_a_page_of_icons_is_decoded_once_put_and_shown() -> None:
+    model, host = _setup()
+    host.carry(model.want(ROOT, _sounds(3), 0.0))
+    assert [op for op, _ in host.log] == ["put"] * 3
+    assert model.shown == {f"{i}.wav": f"cb:icon:{i}.wav" for i in range(3)}
+    host.log.clear()
+    host.carry(model.want(ROOT, _sounds(3), 1.0))
+    assert host.log == []  # decoded and in the table already
+
+
+def test_the_table_removes_the_least_recently_used_before_it_puts() -> None:
+    model, host = _setup(AssetTable(max_entries=3))
+    host.carry(model.want(ROOT, _sounds(3), 0.0))
+    host.log.clear()
+    host.carry(model.want(ROOT, [Sound("9.wav", "9", "", 1, 1, icon="9.gif")], 1.0))
+    assert host.log[0][0] == "remove" and host.log[-1] == ("put", "cb:icon:9.wav")
+    assert len(model.table) <= 3
+
+
+def test_budget_full_is_retried_by_the_policy_and_a_refused_put_is_not_shown() -> None:
+    model, host = _setup()
+    host.refuse = {"cb:icon:0.wav": ["budget_full"] * 2, "cb:icon:1.wav": ["too_large"]}
+    host.carry(model.want(ROOT, _sounds(2), 0.0))
+    host.run_timers()
+    puts = [key for op, key in host.log if op == "put"]
+    assert puts.count("cb:icon:0.wav") == 3 and puts.count("cb:icon:1.wav") == 1
+    assert model.shown == {"0.wav": "cb:icon:0.wav"}
+
+
+def test_budget_full_for_ever_gives_up_after_three_retries() -> None:
+    model, host = _setup()
+    host.refuse = {"cb:icon:0.wav": ["budget_full"] * 50}
+    host.carry(model.want(ROOT, _sounds(1), 0.0))
+    host.run_timers()
+    assert [op for op, _ in host.log].count("put") == 1 + MAX_RETRIES
+    assert model.shown == {}
+
+
+def test_after_a_reconnect_the_icons_are_put_again() -> None:
+    model, host = _setup()
+    host.carry(model.want(ROOT, _sounds(2), 0.0))
+    model.connection_lost()
+    host.log.clear()
+    host.carry(model.want(ROOT, _sounds(2), 1.0))
+    assert sorted(host.log) == [("put", "cb:icon:0.wav"), ("put", "cb:icon:1.wav")]
+    assert len(model.shown) == 2
