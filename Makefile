@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 SYSSTAMP := $(CACHE)/sysdeps.stamp
 SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-dejavu-core
 
-.PHONY: demo test test-fast fuzz lint bench screenshots bundle venv sysdeps lock clean
+.PHONY: demo test test-fast fuzz lint bench chaos screenshots bundle venv sysdeps lock clean
 
 venv: $(STAMP)
 
@@ -61,6 +61,10 @@ test-fast: venv
 # The property tests with fresh random examples (make test always tries the same ones).
 fuzz: venv
 	HYPOTHESIS_PROFILE=explore $(PY) -m pytest -q -m "not slow and not display" tests
+
+# The whole fault matrix (every request kind x code x mode) and 200 --chaos seeds, two at a time.
+chaos: venv sysdeps
+	$(PY) -m tests.e2e.fault_matrix --seeds 200 --jobs 2
 
 screenshots: venv sysdeps
 	$(PY) -m cueboard_demo --screenshots docs/screenshots

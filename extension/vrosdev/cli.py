@@ -32,6 +32,26 @@ def _grant(value: str) -> tuple[str, Any]:
     return name, raw == "true"
 
 
+def _fault(value: str) -> str:
+    from .host.faults import FaultSpecError, parse_fault
+
+    try:
+        parse_fault(value)
+    except FaultSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
+def _delay(value: str) -> str:
+    from .host.faults import FaultSpecError, parse_delay
+
+    try:
+        parse_delay(value)
+    except FaultSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vrosdev", description=__doc__)
     sub = parser.add_subparsers(dest="verb", required=True)
@@ -75,6 +95,31 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-device", action="append", default=[], choices=("soundboard", "mic", "ui"))
     p.add_argument("--theme", default="signal")
     p.add_argument("--reduced-motion", action="store_true")
+    faults = p.add_argument_group("faults (tests)", "see extension/vrosdev/README.md")
+    faults.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        type=_fault,
+        metavar="NAMESPACE.OP=CODE[@N|@*|@N-M|@Ts]",
+        help="answer that request with a domain error CODE, a JSON-RPC error (a number), "
+        "result:TAG (an unknown result) or close (the host closes the connection)",
+    )
+    faults.add_argument(
+        "--delay",
+        action="append",
+        default=[],
+        type=_delay,
+        metavar="NAMESPACE.OP=SECONDS",
+        help="answer that request late (other frames keep flowing)",
+    )
+    faults.add_argument("--reject", metavar="CODE", help="answer hello rejected with CODE")
+    faults.add_argument(
+        "--endpoint-delay", type=float, default=0.0, metavar="S", help="listen S s after launch"
+    )
+    faults.add_argument(
+        "--chaos", type=int, metavar="SEED", help="a hostile host; the same seed, the same schedule"
+    )
     p.add_argument("--hello-deadline", type=float, default=5.0, help=argparse.SUPPRESS)
     strict = p.add_mutually_exclusive_group()
     strict.add_argument("--strict", dest="strict", action="store_true", default=True)
@@ -146,6 +191,11 @@ def config_from_args(args: argparse.Namespace) -> tuple[HostConfig, list[str], P
         no_device=frozenset(args.no_device),
         theme=args.theme,
         reduced_motion=args.reduced_motion,
+        faults=list(args.fault),
+        delays=list(args.delay),
+        reject=args.reject,
+        chaos_seed=args.chaos,
+        endpoint_delay_s=max(0.0, args.endpoint_delay),
     )
     return config, argv, cwd
 

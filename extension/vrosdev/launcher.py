@@ -4,7 +4,10 @@ The endpoint ``$XDG_RUNTIME_DIR/vros/ext-<id>.sock`` (a private runtime folder w
 is unset) is listening *before* the process starts; the process gets ``VROS_EXT_ENDPOINT``,
 ``VROS_EXT_TOKEN`` (fresh per launch) and ``VROS_EXT_ID``; its stdout and stderr pass through.
 vrosdev ends when the extension exits, or after a script: ``shutting_down``, up to 2 s, then a
-kill (docs/protocol-notes.md#r26). Without a hello within 5 s of launch the process is stopped (R5).
+kill (docs/protocol-notes.md#r26). Without a hello within 5 s of launch the process is stopped
+(docs/protocol-notes.md#r5). ``--endpoint-delay S`` (a test's fault) starts listening S seconds
+after the process, so the extension first finds no socket; with ``--chaos`` the end of a script
+sends the oversized last frame before shutting down (vrosdev.host.chaos).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import anyio
+import anyio.abc
 
 from .host.config import HostConfig
 from .host.core import ExtensionHost
@@ -53,7 +58,9 @@ async def run_extension(
     host = ExtensionHost(config, Recorder(config.token, record))
     endpoint = runtime_dir() / f"ext-{config.ext_id}.sock"
     endpoint.unlink(missing_ok=True)
-    listener = await anyio.create_unix_listener(endpoint)
+    listening: list[anyio.abc.Listener[Any]] = []
+    if config.endpoint_delay_s <= 0:
+        listening.append(await anyio.create_unix_listener(endpoint))
     env = dict(os.environ)
     env.update(
         VROS_EXT_ENDPOINT=str(endpoint), VROS_EXT_TOKEN=config.token, VROS_EXT_ID=config.ext_id
@@ -70,9 +77,9 @@ async def run_extension(
             start_new_session=True,
         )
     except OSError as exc:
-        listener_path = endpoint
-        await listener.aclose()
-        listener_path.unlink(missing_ok=True)
+        for listener in listening:
+            await listener.aclose()
+        endpoint.unlink(missing_ok=True)
         log.error("cannot start the extension %s: %s", argv[0], exc.strerror or exc)
         return 127
     log.info("launched %s (pid %d) on %s", config.ext_id, process.pid, endpoint)
@@ -107,6 +114,7 @@ async def run_extension(
                 await shutdown()
             elif script is not None:
                 await runner.run(script)
+                await end_chaos(host)
                 await shutdown()
             elif interactive:
                 await _prompt(runner, shutdown)
@@ -115,9 +123,16 @@ async def run_extension(
             host.violation("script", str(exc))
             await shutdown()
 
+    async def serve() -> None:
+        if not listening:
+            await anyio.sleep(config.endpoint_delay_s)
+            host.hook.injected("endpoint_delay", seconds=config.endpoint_delay_s)
+            listening.append(await anyio.create_unix_listener(endpoint))
+        await host.serve(listening[0])
+
     try:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(host.serve, listener)
+            tg.start_soon(serve)
             tg.start_soon(watch_hello)
             tg.start_soon(drive)
             if renderer_factory is not None:
@@ -126,7 +141,8 @@ async def run_extension(
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
-            await listener.aclose()
+            for listener in listening:
+                await listener.aclose()
             endpoint.unlink(missing_ok=True)
             if process.returncode is None:
                 _kill_group(process.pid)
@@ -141,6 +157,20 @@ async def run_extension(
         if code == 0:
             code = STRICT_VIOLATION_EXIT
     return code
+
+
+async def end_chaos(host: ExtensionHost, wait_s: float = 5.0) -> bool:
+    """Send ``--chaos``'s oversized last frame, then wait (bounded) for the extension to end
+    that connection and say hello again; False when chaos is off or already ended."""
+    conn = host.connection
+    line = host.hook.end_chaos()
+    if line is None or conn is None:
+        return False
+    host.ready = anyio.Event()
+    await conn.send_raw(line)
+    with anyio.move_on_after(wait_s):
+        await host.ready.wait()
+    return True
 
 
 async def _finish_services(host: ExtensionHost) -> None:

@@ -14,6 +14,12 @@ One step a line, ``#`` starts a comment::
     kill                          (SIGKILL the extension: a crash, for tests)
     disconnect [forget-sounds]    (drop the connection without shutting_down, as a host restart;
                                    forget-sounds also unloads every sound)
+    fault NAMESPACE.OP CODE [N|*|N-M|Ts]   (as --fault; counts requests from this step on)
+    unfault [NAMESPACE.OP]        delay NAMESPACE.OP SECONDS
+    fail-load CODE [SOUND]        (the next audio_loaded, or the one of SOUND: an id or a part
+                                   of the file's path, comes out failed with CODE)
+    fail-media KEY [CODE]         (KEY's media session fails now, code default network)
+    chaos-end                     (--chaos: the oversized last frame, then wait for a reconnect)
     shutdown
 
 JSON-ARGS of ``click`` are plain JSON values (true, 3, 0.5, "text"), typed as the panel_event
@@ -70,6 +76,12 @@ VERBS = {
     "blur": (1, 1),
     "kill": (0, 0),
     "disconnect": (0, 1),
+    "fault": (2, 3),
+    "unfault": (0, 1),
+    "delay": (2, 2),
+    "fail-load": (1, 2),
+    "fail-media": (1, 2),
+    "chaos-end": (0, 0),
     "shutdown": (0, 0),
 }
 
@@ -180,6 +192,12 @@ class ScriptRunner:
             "blur": self._blur,
             "kill": self._kill,
             "disconnect": self._disconnect,
+            "fault": self._fault,
+            "unfault": self._unfault,
+            "delay": self._delay,
+            "fail-load": self._fail_load,
+            "fail-media": self._fail_media,
+            "chaos-end": self._chaos_end,
         }
 
     async def run(self, steps: list[Step]) -> bool:
@@ -339,3 +357,62 @@ class ScriptRunner:
         if renderer is None:
             raise ScriptError(f"line {step.line_no}: blur needs the panel renderer (--preview)")
         await renderer.blur(step.args[0])
+
+    async def _fault(self, step: Step) -> None:
+        from .host.faults import FaultSpecError, parse_fault
+
+        args = list(step.args)
+        when = f"@{args[2]}" if len(args) > 2 else ""
+        try:
+            rule = parse_fault(f"{args[0]}={args[1]}{when}")
+        except FaultSpecError as exc:
+            raise ScriptError(f"line {step.line_no}: {exc}") from None
+        self.host.hook.plan.add(rule)
+
+    async def _unfault(self, step: Step) -> None:
+        from .host.faults import FaultSpecError, parse_target
+
+        plan = self.host.hook.plan
+        if not step.args:
+            plan.remove()
+            return
+        try:
+            method, op = parse_target(step.args[0])
+        except FaultSpecError as exc:
+            raise ScriptError(f"line {step.line_no}: {exc}") from None
+        plan.remove(method, op)
+
+    async def _delay(self, step: Step) -> None:
+        from .host.faults import FaultSpecError, parse_delay
+
+        try:
+            method, op, seconds = parse_delay(f"{step.args[0]}={step.args[1]}")
+        except FaultSpecError as exc:
+            raise ScriptError(f"line {step.line_no}: {exc}") from None
+        if seconds:
+            self.host.hook.plan.delays[method, op] = seconds
+        else:
+            self.host.hook.plan.delays.pop((method, op), None)
+
+    async def _fail_load(self, step: Step) -> None:
+        from .host.faults import LoadFailure
+
+        args = list(step.args)
+        sound = args[1] if len(args) > 1 else None
+        self.host.hook.plan.load_failures.append(LoadFailure(args[0], sound))
+
+    async def _fail_media(self, step: Step) -> None:
+        fail = self.host.services.get("media_fail")
+        if fail is None:
+            raise ScriptError(f"line {step.line_no}: media is not simulated")
+        args = list(step.args)
+        code = args[1] if len(args) > 1 else "network"
+        why = await fail(args[0], code)
+        if why is not None:
+            raise ScriptError(f"line {step.line_no}: {why}")
+
+    async def _chaos_end(self, step: Step) -> None:
+        from .launcher import end_chaos
+
+        if not await end_chaos(self.host):
+            raise ScriptError(f"line {step.line_no}: chaos-end needs --chaos, once")

@@ -66,3 +66,63 @@ def test_t1_launch_sets_the_three_variables_and_returns_the_exit_code(tmp_path: 
         cwd=tmp_path,
     )
     assert done.returncode == 7, done.stderr
+
+
+CLIENT = """
+import json, os, socket, sys, time
+path = os.environ["VROS_EXT_ENDPOINT"]
+missing_at_start = not os.path.exists(path)
+for _ in range(200):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        break
+    except OSError:
+        s.close()
+        time.sleep(0.05)
+env = os.environ
+hello = {"id": env["VROS_EXT_ID"], "vxp_version": "1.7", "token": env["VROS_EXT_TOKEN"]}
+frame = {"jsonrpc": "2.0", "id": 1, "method": "hello", "params": hello}
+s.sendall(json.dumps(frame).encode() + b"\\n")
+answer = json.loads(s.makefile("rb").readline())["result"]
+print("ANSWER", answer["result"], answer.get("code"), "MISSING" if missing_at_start else "PRESENT")
+"""
+
+
+def _run_client(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "client.py").write_text(CLIENT)
+    return _vrosdev(
+        "run",
+        "--command",
+        f"{sys.executable} {tmp_path / 'client.py'}",
+        "--id",
+        "com.example.late",
+        "--no-strict",
+        *options,
+        cwd=tmp_path,
+    )
+
+
+def test_t1_endpoint_is_there_before_the_process_starts(tmp_path: Path) -> None:
+    done = _run_client(tmp_path)
+    assert "ANSWER welcome None PRESENT" in done.stdout, done.stderr
+
+
+def test_endpoint_delay_starts_listening_after_the_process(tmp_path: Path) -> None:
+    done = _run_client(tmp_path, "--endpoint-delay", "0.5")
+    assert "ANSWER welcome None MISSING" in done.stdout, done.stderr
+    assert done.returncode == 0
+
+
+def test_reject_answers_the_hello_rejected_with_the_code(tmp_path: Path) -> None:
+    done = _run_client(tmp_path, "--reject", "bad_token")
+    assert "ANSWER rejected bad_token PRESENT" in done.stdout, done.stderr
+
+
+def test_a_malformed_fault_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = _vrosdev(
+        "run", "--command", "true", "--id", "com.example.x", "--fault", "kv.set@2", cwd=tmp_path
+    )
+    assert done.returncode == 2
+    assert "--fault" in done.stderr and "NAMESPACE.OP=CODE" in done.stderr
+    assert "Traceback" not in done.stderr

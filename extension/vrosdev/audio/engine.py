@@ -241,6 +241,17 @@ class AudioEngine:
             self._stop_locked(sound, self._now_frame())
         return None
 
+    def fail(self, sound: str) -> None:
+        """Make a decoded sound one that failed to load (a test's injected ``audio_loaded``
+        failure): it stays known, can never be played, and gives its cache back."""
+        with self._lock:
+            entry = self._sounds.get(sound)
+            if entry is None:
+                return
+            self._cached_bytes -= entry.nbytes
+            entry.frames = None
+            entry.state = "failed"
+
     def _free_bytes(self) -> int:
         with self._lock:
             return self._budget_bytes - self._cached_bytes

@@ -41,6 +41,12 @@ class HostConfig:
     no_device: frozenset[str] = frozenset()
     theme: str = "signal"
     reduced_motion: bool = False
+    # Injections (vrosdev.host.hook): --fault/--delay specs, --reject, --chaos, --endpoint-delay.
+    faults: list[str] = field(default_factory=list[str])
+    delays: list[str] = field(default_factory=list[str])
+    reject: str | None = None
+    chaos_seed: int | None = None
+    endpoint_delay_s: float = 0.0
 
     def welcome_granted(self) -> dict[str, Any]:
         """The grant in the manifest's shape; face_* only when true (H-10)."""

@@ -29,6 +29,8 @@ from vxp.version import Version
 from . import errors as E
 from .config import HostConfig
 from .errors import DomainErr, RpcError
+from .faults import parse_delay, parse_fault
+from .hook import RequestHook, Verdict
 from .log import Recorder
 from .shapes import REQUESTS
 
@@ -38,6 +40,7 @@ READ_CHUNK = 256 * 1024
 
 log = logging.getLogger("vrosdev")
 
+AfterReply = Callable[[], Awaitable[None]]
 Handler = Callable[["Connection", Any], Awaitable[dict[str, Any]]]
 
 
@@ -65,6 +68,14 @@ class ExtensionHost:
         self.background: list[Callable[[], Awaitable[None]]] = []  # run while serving
         self.on_welcome: list[Callable[[Connection], None]] = []
         self.on_close: list[Callable[[Connection], Awaitable[None]]] = []
+        self.hook = RequestHook(self)
+        for spec in config.faults:
+            self.hook.plan.add(parse_fault(spec))
+        for spec in config.delays:
+            method, op, seconds = parse_delay(spec)
+            self.hook.plan.delays[method, op] = seconds
+        self.hook.plan.reject = config.reject
+        self.hook.chaos_seed = config.chaos_seed
         from .namespaces import install
 
         install(self)
@@ -167,11 +178,21 @@ class Connection:
 
     # -- sending --------------------------------------------------------------------------------
 
-    async def send(self, frame: dict[str, Any]) -> None:
+    async def send(self, frame: dict[str, Any], *, plain: bool = False) -> None:
+        """``plain``: never touched by ``--chaos`` (the handshake's answer)."""
         if self._closed:
             return
+        prefix = b""
+        if not plain:
+            frame, prefix = self.host.hook.outgoing(frame)
         self.host.recorder.frame("host>ext", frame)
-        data = json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        data = prefix + json.dumps(frame, ensure_ascii=False, separators=(",", ":")).encode()
+        await self.send_raw(data + b"\n")
+
+    async def send_raw(self, data: bytes) -> None:
+        """Bytes as they are: chaos lines, the oversized frame (the caller records them)."""
+        if self._closed:
+            return
         try:
             async with self.send_lock:
                 await self.stream.send(data)
@@ -224,22 +245,56 @@ class Connection:
                 raise RpcError(E.INVALID_REQUEST, "hello is only valid as the first frame (R19)")
             for watcher in list(host.on_request):
                 watcher(method, params)
-            result = await self._dispatch(method, params)
         except RpcError as exc:
             host.violation(_rpc_check_id(exc.code), exc.message)
             await self._error(rid, exc.code, exc.message)
             return
+        op = params.get("op") if isinstance(params, dict) else None
+        verdict = host.hook.request(method, op if isinstance(op, str) else None, rid)
+        if verdict.close:
+            await self.close()
+            return
+        response = verdict.response
+        if response is None:
+            response = await self._answer(rid, method, params)
+        callbacks, self.after_reply = self.after_reply, []
+        if verdict.delay_s > 0:
+            self._tg.start_soon(self._deliver_later, verdict, response, callbacks)
+        else:
+            await self._deliver(verdict, response, callbacks)
+
+    async def _answer(self, rid: Any, method: str, params: Any) -> dict[str, Any]:
+        """The namespace's response frame to a checked request (or its protocol error)."""
+        try:
+            result = await self._dispatch(method, params)
+        except RpcError as exc:
+            self.host.violation(_rpc_check_id(exc.code), exc.message)
+            error = {"code": exc.code, "message": exc.message}
+            return {"jsonrpc": "2.0", "id": rid, "error": error}
         except DomainErr as exc:
             result = exc.result()
         except Exception:
-            log.exception("vrosdev failed on a %s request", frame.get("method"))
-            await self._error(rid, E.INTERNAL_ERROR, "internal error")
-            return
+            log.exception("vrosdev failed on a %s request", method)
+            error = {"code": E.INTERNAL_ERROR, "message": "internal error"}
+            return {"jsonrpc": "2.0", "id": rid, "error": error}
         if result.get("result") == "err":
-            log.info("%s: err %s", frame.get("method"), result.get("code"))
-        await self.send({"jsonrpc": "2.0", "id": rid, "result": result})
-        while self.after_reply:
-            await self.after_reply.pop(0)()
+            log.info("%s: err %s", method, result.get("code"))
+        return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+    async def _deliver(
+        self, verdict: Verdict, response: dict[str, Any], callbacks: list[AfterReply]
+    ) -> None:
+        await self.send(response)
+        if verdict.duplicate:
+            await self.send(response)
+        for callback in callbacks:  # after the response, as AUD-6 orders audio_loaded
+            await callback()
+
+    async def _deliver_later(
+        self, verdict: Verdict, response: dict[str, Any], callbacks: list[AfterReply]
+    ) -> None:
+        await anyio.sleep(verdict.delay_s)
+        await self._deliver(verdict, response, callbacks)
 
     def _check_request(self, frame: Any) -> tuple[str, Any]:
         if isinstance(frame, list):
@@ -290,7 +345,10 @@ class Connection:
         except ValueError:
             raise RpcError(E.INVALID_PARAMS, "vxp_version must be major.minor (H-5)") from None
         code = message = None
-        if token != cfg.token:
+        forced = token == cfg.token and ext_id == cfg.ext_id and host.hook.rejection()
+        if forced:
+            code, message = forced, "refused by vrosdev --reject"
+        elif token != cfg.token:
             code, message = "bad_token", "the token does not match this launch"
         elif ext_id != cfg.ext_id:
             code, message = "wrong_id", f"this endpoint is for {cfg.ext_id}"
@@ -300,13 +358,15 @@ class Connection:
         elif host.connection is not None and host.connection is not self:
             code, message = "already_connected", "this extension is already connected"
         if code is not None:
-            host.violation(_REJECT_IDS[code], f"hello rejected: {code}")
+            if not forced:
+                host.violation(_REJECT_IDS[code], f"hello rejected: {code}")
             await self.send(
                 {
                     "jsonrpc": "2.0",
                     "id": rid,
                     "result": {"result": "rejected", "code": code, "message": message},
-                }
+                },
+                plain=True,
             )
             await self.close()
             return
@@ -323,7 +383,7 @@ class Connection:
         }
         if cfg.content_root is not None and host.version.at_least("1.2"):
             welcome["content_root"] = cfg.content_root
-        await self.send({"jsonrpc": "2.0", "id": rid, "result": welcome})
+        await self.send({"jsonrpc": "2.0", "id": rid, "result": welcome}, plain=True)
         host.ready.set()
 
 

@@ -1,12 +1,13 @@
 """vrosdev's log and transcript: every frame both ways, every violation, secrets redacted.
 
 Transcript lines (``--record FILE``), one JSON object a line:
-``{"t": seconds since launch, "dir": "ext>host" | "host>ext", "frame": parsed JSON or raw text}``
-and ``{"t": …, "violation": "<checklist id>: <what>"}``. The launch token becomes ``"<token>"``,
-media URLs ``"<url>"`` and secret values ``"<secret>"`` (vrosdev.redact). An ``assets put``'s
-pixels longer than 96 characters become ``"<N base64 characters>"``: a full animated icon is
-2.6 MB of base64, which would make the transcript a pixel dump and cost the read loop 20 ms
-a put to write.
+``{"t": seconds since launch, "dir": "ext>host" | "host>ext", "frame": parsed JSON or raw text}``,
+``{"t": …, "violation": "<checklist id>: <what>"}``, ``{"t": …, "note": "<text>"}`` and
+``{"t": …, "injected": {"kind": …, …}}`` (extension/vrosdev/README.md lists them all).
+The launch token becomes ``"<token>"``, media URLs ``"<url>"`` and secret values
+``"<secret>"`` (vrosdev.redact). An ``assets put``'s pixels longer than 96 characters become
+``"<N base64 characters>"``: a full animated icon is 2.6 MB of base64, which would make the
+transcript a pixel dump and cost the read loop 20 ms a put to write.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Recorder:
         self._start = time.monotonic()
         self._file: IO[str] | None = path.open("a", encoding="utf-8") if path else None
         self.violations: list[str] = []
+        self.injections: list[Any] = []
         self.frames = 0
         self.last_frame_at = time.monotonic()
 
@@ -76,6 +78,14 @@ class Recorder:
         log.warning("VIOLATION %s", text)
         if self._file is not None:
             self._write({"t": self.now(), "violation": text})
+
+    def injected(self, what: dict[str, Any]) -> None:
+        """A fault or chaos injection (vrosdev.host.hook), so a reader can tell it from a bug."""
+        safe = redact_frame(what, self._token)
+        self.injections.append(safe)
+        log.info("injected %s", json.dumps(safe, ensure_ascii=False)[:300])
+        if self._file is not None:
+            self._write({"t": self.now(), "injected": safe})
 
     def note(self, text: str) -> None:
         """A host-side event worth a line in the transcript (script steps, focus edges)."""

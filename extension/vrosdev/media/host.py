@@ -287,6 +287,18 @@ class MediaHost:
         """Live sessions (of one connection, or all), in open order; for vrosdev's UI/log."""
         return [s for s in self._sessions.values() if conn is None or s.owner == conn]
 
+    def fail(self, key: str, code: str) -> str | None:
+        """``key``'s session fails now with ``code`` (the ``fail-media`` script step), so the
+        next snapshot carries it; returns why it could not, or None."""
+        matches = [s for s in self._sessions.values() if s.key == key]
+        if len(matches) != 1:
+            return f"{len(matches)} media sessions have key {key!r}"
+        session = matches[0]
+        before = session.snapshot_json()
+        session.fail(code)
+        self._mark_if_changed(session, before)
+        return None
+
     # -- native controls ---------------------------------------------------------------
 
     def control(

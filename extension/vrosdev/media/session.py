@@ -163,6 +163,15 @@ class MediaSession:
             else:
                 self.phase_deadline = at + timings.play_s
 
+    def fail(self, code: str) -> None:
+        """Playback fails now with ``code``, as a ``fail-play`` source does after buffering."""
+        self.phase = "failed"
+        self.failure_code = code
+        self.phase_deadline = None
+        self.play_left_s = None
+        self.video_deadline = None
+        self.video = "recovering" if self.options.show_video else "disabled"
+
     def playback_json(self) -> dict[str, Any]:
         if self.phase == "failed":
             return {"kind": "failed", "code": self.failure_code}

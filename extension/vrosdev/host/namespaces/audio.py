@@ -34,6 +34,7 @@ def install(host: ExtensionHost) -> None:
     gates: dict[str, anyio.Event] = {}
     pending: set[str] = host.services.setdefault("audio_pending", set())  # loads not yet reported
     loaded: set[str] = set()
+    paths: dict[str, str] = {}  # sound id -> file, for a fail-load step naming a file
 
     def forget() -> None:
         """A host restart that loses every decoded sound (the script's disconnect forget-sounds)."""
@@ -74,6 +75,7 @@ def install(host: ExtensionHost) -> None:
                     with anyio.move_on_after(5):
                         await gate.wait()
                 pending.discard(sound)
+                outcome = _injected_failure(host, sound, paths.pop(sound, ""), outcome)
                 event = {"event": "audio_loaded", "sound": sound, "outcome": _wire(outcome)}
                 if not await host.emit(event):
                     log.info("audio_loaded %s not delivered: no connection", sound)
@@ -86,6 +88,7 @@ def install(host: ExtensionHost) -> None:
                 if hasattr(started, "code"):
                     raise DomainErr(started.code, started.message)  # type: ignore[union-attr]
                 loaded.add(started.sound)  # type: ignore[union-attr]
+                paths[started.sound] = path  # type: ignore[union-attr]
                 gate = anyio.Event()
                 gates[started.sound] = gate  # type: ignore[union-attr]
                 pending.add(started.sound)  # type: ignore[union-attr]
@@ -139,6 +142,20 @@ def install(host: ExtensionHost) -> None:
     host.background.append(pump)
     host.services.setdefault("on_exit", []).append(finish)
     host.register("audio", "1.2", "audio", handle)
+
+
+def _injected_failure(host: ExtensionHost, sound: str, path: str, outcome: Any) -> Any:
+    """A ``fail-load`` step armed for this sound: the load ends ``failed`` with its code."""
+    code = host.hook.plan.take_load_failure(sound, path)
+    if code is None:
+        return outcome
+    from vrosdev.audio.results import LoadFailed
+
+    engine = host.services.get("audio_engine")
+    if engine is not None:
+        engine.fail(sound)
+    host.hook.injected("fail_load", sound=sound, code=code)
+    return LoadFailed(code, "injected by vrosdev")  # type: ignore[arg-type]
 
 
 def _opener(gate: anyio.Event) -> Any:

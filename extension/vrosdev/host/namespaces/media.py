@@ -88,8 +88,16 @@ def install(host: ExtensionHost) -> None:
         else:
             host.recorder.note(f"{verb} {args[0]}: not sent ({outcome.reason})")
 
+    async def fail(key: str, code: str) -> str | None:
+        why = media.fail(key, code)
+        if why is None:
+            host.hook.injected("fail_media", key=key, code=code)
+            await flush()
+        return why
+
     host.on_welcome.append(opened)
     host.on_close.append(closed)
     host.background.append(clock)
     host.services["media_control"] = control
+    host.services["media_fail"] = fail
     host.register("media", "1.4", "media", handle, raw=True)

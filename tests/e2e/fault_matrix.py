@@ -1,0 +1,255 @@
+"""The fault matrix: every request kind Cueboard sends, answered wrong, on the real process.
+
+The (namespace, op) pairs come from a baseline transcript of one scripted session (start-up,
+every command, the panels' callbacks, a locale and a settings change, the media deck, icon
+puts), so a request kind added to Cueboard is covered the day it appears. Each pair is run with
+every domain code documented for its namespace, -32603 and an unknown code, twice: the first
+request only (``@1``), and every request for 3 s (``@3s``). Each run is ``vrosdev run`` as a
+person would start it, one process per run, several at once.
+
+``python -m tests.e2e.fault_matrix`` runs the whole matrix and the chaos seeds and prints every
+failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a bounded sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
+
+__all__ = ["Case", "Outcome", "Transcript", "cases", "codes_for", "run_all"]
+UNKNOWN_CODE = "matrix_unknown_code"
+MEDIA_URL = "https://media.example/live/matrix.m3u8?token=matrix-secret-{n}"
+
+
+def _commands() -> list[str]:
+    """Every static command Cueboard registers (read from Cueboard, not copied here)."""
+    try:
+        from cueboard.commands import STATIC_COMMANDS
+    except ImportError:  # the module moved: the baseline still registers what it registers
+        return [f"play-slot-{n}" for n in range(1, 13)] + ["stop-all", "page-next", "page-prev"]
+    return [c.name for c in STATIC_COMMANDS]
+
+
+def session_script() -> str:
+    """The baseline session, as vrosdev script steps."""
+    url = MEDIA_URL.format(n=1)
+    other = MEDIA_URL.format(n=2)
+    steps = ["settle 0.5 30", "show overlay", "show dash-tab", "settle"]
+    for name in _commands():
+        steps += [f"invoke {name}", "sleep 0.1"]
+    steps += ["invoke toggle-mic", "settle"]  # back to the mic as it was
+    ding = '"Effects/Ding.wav"'
+    steps += [
+        f"click overlay play-sound [{ding}]",
+        "sleep 0.2",
+        f"click overlay stop-sound [{ding}]",
+        "click overlay stop-all",
+        "click overlay page-next",
+        "click overlay page-prev",
+        'click overlay search-changed ["Beep"]',
+        'click overlay search-changed [""]',
+        "click overlay set-soundboard-gain [70]",
+        "click overlay set-mic-gain [30]",
+        "click overlay set-mic-enabled [false]",
+        "click overlay set-mic-enabled [true]",
+        "click overlay dismiss-status",
+        f'click overlay media-open ["{url}", "Matrix stream"]',
+        "settle 1.0",
+        'click overlay media-set-paused ["deck-1", true]',
+        'click overlay media-set-volume ["deck-1", 50]',
+        'click overlay media-set-muted ["deck-1", true]',
+        f'click overlay media-reload ["deck-1", "{other}", "Other stream"]',
+        "settle",
+        f"click dash-tab select-sound [{ding}]",
+        f"click dash-tab set-sound-gain [{ding}, 60]",
+        f"click dash-tab set-sound-looping [{ding}, true]",
+        f"click dash-tab set-sound-favourite [{ding}, true]",
+        'click dash-tab library-search ["Beep"]',
+        "click dash-tab library-page-next",
+        "click dash-tab library-page-prev",
+        'click dash-tab library-search [""]',
+        "click dash-tab refresh-devices",
+        "click dash-tab set-media-show-video [false]",
+        "click dash-tab set-media-max-fps [24]",
+        "click dash-tab set-media-native-controls [true]",
+        "click dash-tab set-media-controls-on-player [true]",
+        "click dash-tab dismiss-status",
+        "click dash-tab rescan",
+        "settle",
+        "locale ja-JP",
+        "settle",
+        "setting soundboard_gain 75",
+        'setting overlap "stop_others"',
+        "setting now_playing_toast true",
+        "invoke play-slot-3",
+        "settle",
+        'click overlay media-close ["deck-1"]',
+        "settle",
+    ]
+    return "\n".join(steps) + "\n"
+
+
+# After the session: out of any fault window, the person presses slot 1, then slot 2.
+TAIL = f"sleep {WINDOW_S + 0.2}\nsettle\n" + (
+    "invoke play-slot-1\nsleep 0.5\ninvoke play-slot-2\nsleep 0.5\n"
+)
+
+
+def content(root: Path) -> Path:
+    from cueboard.demo.content import generate
+
+    generate(root)
+    return root
+
+
+def run_vrosdev(
+    work: Path, script: str, content_root: Path, options: Iterable[str] = (), timeout: float = 180
+) -> tuple[int, str, Transcript]:
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "script.txt").write_text(script, encoding="utf-8")
+    record = work / "transcript.jsonl"
+    runtime = work / "run"
+    runtime.mkdir(exist_ok=True)
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "CUEBOARD_LOG": "WARNING"}
+    argv = [
+        sys.executable,
+        "-m",
+        "vrosdev.cli",
+        "run",
+        "--manifest",
+        str(REPO / "manifest.toml"),
+        "--content-root",
+        str(content_root),
+        "--state",
+        str(work / "state"),
+        "--record",
+        str(record),
+        "--script",
+        str(work / "script.txt"),
+        "--no-strict",
+        "--log-level",
+        "WARNING",
+        *options,
+    ]
+    done = subprocess.run(
+        argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    lines = [json.loads(x) for x in record.read_text(encoding="utf-8").splitlines()]
+    return done.returncode, done.stdout + done.stderr, Transcript(lines)
+
+
+def baseline(work: Path, content_root: Path) -> Transcript:
+    code, output, transcript = run_vrosdev(work / "baseline", session_script() + TAIL, content_root)
+    if code != 0 or "Traceback" in output:
+        raise RuntimeError(f"the baseline session failed (exit {code}):\n{output[-3000:]}")
+    return transcript
+
+
+def codes_for(method: str) -> tuple[str, ...]:
+    """The domain codes documented for a namespace (vrosdev's table, as the README lists)."""
+    from vrosdev.host.codes import DOCUMENTED_CODES
+
+    return DOCUMENTED_CODES.get(method, ())
+
+
+def cases(pairs: Iterable[tuple[str, str]]) -> list[Case]:
+    out: list[Case] = []
+    for method, op in pairs:
+        for code in [*codes_for(method), "-32603", UNKNOWN_CODE]:
+            for mode in ("1", f"{WINDOW_S:g}s"):
+                out.append((method, op, code, mode))
+    return out
+
+
+def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
+    method, op, code, mode = case
+    name = f"{method}.{op}={code}@{mode}"
+    folder = work / name.replace("/", "_").replace("=", "_").replace("@", "_")
+    rc, output, transcript = run_vrosdev(
+        folder, session_script() + TAIL, content_root, ["--fault", name]
+    )
+    out = Outcome(case, rc, output, transcript)
+    check_case(out, case, base)
+    return out
+
+
+def chaos_script() -> str:
+    return session_script() + "invoke play-slot-1\nsleep 0.5\nchaos-end\nsettle\n"
+
+
+def run_seed(work: Path, content_root: Path, seed: int) -> Outcome:
+    rc, output, t = run_vrosdev(
+        work / f"chaos-{seed}", chaos_script(), content_root, ["--chaos", str(seed)]
+    )
+    out = Outcome(f"chaos {seed}", rc, output, t)
+    check_seed(out)
+    return out
+
+
+def label(out: Outcome) -> str:
+    if isinstance(out.case, str):
+        return out.case
+    method, op, code, mode = out.case
+    return f"{method}.{op}={code}@{mode}"
+
+
+def run_all(
+    cases_: list[Case],
+    seeds: list[int],
+    work: Path,
+    content_root: Path,
+    base: Transcript,
+    jobs: int,
+    report: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Every case and seed, ``jobs`` at a time; ``report`` hears each as it finishes."""
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_case, work, content_root, c, base) for c in cases_]
+        futures += [pool.submit(run_seed, work, content_root, s) for s in seeds]
+        outcomes: list[Outcome] = []
+        for future in as_completed(futures):
+            outcomes.append(future.result())
+            if report is not None:
+                report(outcomes[-1])
+        return outcomes
+
+
+def _print(out: Outcome) -> None:
+    verdict = f"FAIL {'; '.join(out.problems)}" if out.problems else "ok"
+    print(f"{label(out)}: {verdict}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.e2e.fault_matrix", description=__doc__)
+    parser.add_argument("--seeds", type=int, default=200, help="chaos seeds 0..N-1")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--pair", action="append", default=[], help="only NAMESPACE.OP (repeat)")
+    parser.add_argument("--work", type=Path, help="keep every run's transcript here")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="fault-matrix-") as tmp:
+        work = args.work or Path(tmp)
+        content_root = content(work / "content")
+        base = baseline(work, content_root)
+        pairs = base.pairs()
+        if args.pair:
+            pairs = [p for p in pairs if f"{p[0]}.{p[1]}" in args.pair]
+        all_cases = cases(pairs)
+        print(f"{len(pairs)} request kinds, {len(all_cases)} fault runs, {args.seeds} chaos seeds")
+        seeds = list(range(args.seeds))
+        outcomes = run_all(all_cases, seeds, work, content_root, base, args.jobs, _print)
+    failed = [o for o in outcomes if o.problems]
+    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,242 @@
+"""What every fault-matrix run must show, read from vrosdev's transcript.
+
+The checks (tests/e2e/fault_matrix.py runs the cases): no traceback; no exit before vrosdev's
+``shutting_down``; at most 3 retries of any one request; no more requests of the faulted kind
+in the 3 s after the first fault than the baseline's busiest 3 s plus 10; ``play-slot-1`` plays
+after the fault window (another slot when slot 1's own sound was refused for good); and a
+localized notice in the overlay's ``status-text`` when the failed request was the user's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+WINDOW_S = 3.0
+MAX_RETRIES = 3
+EXTRA_REQUESTS = 10
+REFUSED_FOR_GOOD = frozenset({"not_found", "too_long", "undecodable"})
+# Requests Cueboard sends only because a person asked (a command or a panel callback): a failure
+# of one of these must reach the overlay's status line as a localized notice.
+USER_STEPS = ("script: invoke ", "script: click ")
+
+Case = tuple[str, str, str, str]  # method, op, code, mode ("1" or "3s")
+
+
+@dataclass
+class Transcript:
+    lines: list[dict[str, Any]]
+
+    def requests(self) -> list[tuple[float, dict[str, Any]]]:
+        return [
+            (x["t"], x["frame"])
+            for x in self.lines
+            if x.get("dir") == "ext>host"
+            and isinstance(x.get("frame"), dict)
+            and isinstance(x["frame"].get("method"), str)
+            and x["frame"]["method"] != "hello"
+        ]
+
+    def pairs(self) -> list[tuple[str, str]]:
+        seen: dict[tuple[str, str], None] = {}
+        for _, frame in self.requests():
+            seen[pair_of(frame)] = None
+        return list(seen)
+
+    def responses(self) -> dict[int, dict[str, Any]]:
+        out: dict[int, dict[str, Any]] = {}
+        for x in self.lines:
+            frame = x.get("frame")
+            rid = frame.get("id") if isinstance(frame, dict) else None
+            if x.get("dir") == "host>ext" and isinstance(rid, int) and rid not in out:
+                out[rid] = frame  # type: ignore[assignment]
+        return out
+
+    def injected(self, kind: str) -> list[tuple[float, dict[str, Any]]]:
+        return [
+            (x["t"], x["injected"]) for x in self.lines if x.get("injected", {}).get("kind") == kind
+        ]
+
+    def note_time(self, prefix: str, last: bool = False) -> float | None:
+        times = [x["t"] for x in self.lines if str(x.get("note", "")).startswith(prefix)]
+        if not times:
+            return None
+        return times[-1] if last else times[0]
+
+    def busiest(self, pair: tuple[str, str], window: float = WINDOW_S) -> int:
+        times = [t for t, f in self.requests() if pair_of(f) == pair]
+        best = 0
+        for i, start in enumerate(times):
+            best = max(best, sum(1 for t in times[i:] if t - start <= window))
+        return best
+
+
+def pair_of(frame: dict[str, Any]) -> tuple[str, str]:
+    params = frame.get("params")
+    op = params.get("op") if isinstance(params, dict) else None
+    return str(frame["method"]), str(op) if isinstance(op, str) else ""
+
+
+def request_key(frame: dict[str, Any]) -> str:
+    return json.dumps([frame["method"], frame.get("params")], sort_keys=True)
+
+
+@dataclass
+class Outcome:
+    case: Case | str
+    code: int
+    stderr: str
+    transcript: Transcript
+    problems: list[str] = field(default_factory=list[str])
+
+
+def check_common(out: Outcome) -> None:
+    t = out.transcript
+    if "Traceback" in out.stderr:
+        out.problems.append("a traceback on stderr")
+    shutdown = any(
+        x.get("dir") == "host>ext"
+        and isinstance(x.get("frame"), dict)
+        and (x["frame"].get("params") or {}).get("event") == "shutting_down"
+        for x in t.lines
+    )
+    if not shutdown or out.code != 0:
+        out.problems.append(f"the extension exited before the end (exit {out.code})")
+
+
+def _ok(answer: dict[str, Any] | None) -> bool:
+    result = (answer or {}).get("result")
+    return isinstance(result, dict) and result.get("result") == "ok"
+
+
+def played_after(t: Transcript, start: str, end: str | None) -> bool:
+    """An ``audio play`` answered ``ok`` between two script notes."""
+    t0 = t.note_time(start, last=True)
+    t1 = t.note_time(end, last=True) if end else None
+    if t0 is None:
+        return False
+    answers = t.responses()
+    for ts, frame in t.requests():
+        if ts < t0 or (t1 is not None and ts >= t1) or pair_of(frame) != ("audio", "play"):
+            continue
+        if _ok(answers.get(frame.get("id", -1))):
+            return True
+    return False
+
+
+def check_case(out: Outcome, case: Case, base: Transcript) -> None:
+    method, op, code, _ = case
+    t = out.transcript
+    check_common(out)
+    faults = t.injected("fault")
+    if not faults:
+        out.problems.append("the faulted request was never sent")
+        return
+    first_t = faults[0][0]
+    pair = (method, op)
+    # Retries: the same request sent more often than in the baseline session.
+    base_counts = Counter(request_key(f) for _, f in base.requests() if pair_of(f) == pair)
+    counts = Counter(request_key(f) for _, f in t.requests() if pair_of(f) == pair)
+    worst = max((n - base_counts.get(k, 0) for k, n in counts.items()), default=0)
+    if worst > MAX_RETRIES:
+        out.problems.append(f"{worst} retries of one {method}.{op} request")
+    in_window = sum(
+        1 for ts, f in t.requests() if pair_of(f) == pair and first_t <= ts <= first_t + WINDOW_S
+    )
+    bound = base.busiest(pair) + EXTRA_REQUESTS
+    if in_window > bound:
+        out.problems.append(f"{in_window} {method}.{op} requests in {WINDOW_S:g} s (bound {bound})")
+    refused_for_good = pair == ("audio", "load") and code in REFUSED_FOR_GOOD
+    slot_1 = played_after(t, "script: invoke play-slot-1", "script: invoke play-slot-2")
+    other = refused_for_good and played_after(t, "script: invoke play-slot-2", None)
+    if not (slot_1 or other):
+        out.problems.append("play-slot-1 did not play after the fault window")
+    for ts, injected in faults:
+        if user_asked(t, ts) and not status_notice_after(t, ts):
+            rid = injected.get("id")
+            out.problems.append(f"no localized status notice for the user's request id {rid}")
+            break
+
+
+def user_asked(t: Transcript, at: float, within: float = 0.5) -> bool:
+    """The faulted request followed a person's step (a command or a callback) closely."""
+    notes = [x for x in t.lines if "note" in x and x["t"] <= at]
+    if not notes:
+        return False
+    last = notes[-1]
+    return str(last["note"]).startswith(USER_STEPS) and at - last["t"] <= within
+
+
+def _catalog_prefixes() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for path in (REPO / "extension" / "cueboard" / "locales").glob("*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        values = _strings(data)
+        out[path.stem] = [v.split("{", 1)[0].strip() for v in values if v.split("{", 1)[0].strip()]
+    return out
+
+
+def _strings(data: Any) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for v in data.values() for s in _strings(v)]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return []
+
+
+def status_notice_after(t: Transcript, at: float, within: float = 2.0) -> bool:
+    """The overlay's ``status-text`` became a catalog message (of the current locale) soon
+    after ``at``."""
+    prefixes = _catalog_prefixes()
+    locale = "en-US"
+    for x in t.lines:
+        if str(x.get("note", "")).startswith("script: locale ") and x["t"] <= at:
+            locale = str(x["note"]).removeprefix("script: locale ").strip()
+    catalog = prefixes.get(locale, [])
+    for ts, frame in t.requests():
+        if ts < at or ts > at + within or pair_of(frame) != ("panel", "props"):
+            continue
+        params = frame["params"]
+        if params.get("panel") != "overlay":
+            continue
+        for name, value in params.get("props", []):
+            text = value.get("v") if isinstance(value, dict) else None
+            if name == "status-text" and text and any(str(text).startswith(p) for p in catalog):
+                return True
+    return False
+
+
+def check_seed(out: Outcome) -> None:
+    """A chaos run: plays until the oversized frame, then reconnects or exits cleanly."""
+    t, rc, output = out.transcript, out.code, out.stderr
+    if "Traceback" in output:
+        out.problems.append("a traceback on stderr")
+    ends = t.injected("chaos_end")
+    if not ends:
+        out.problems.append("the session never reached its oversized last frame")
+        return
+    end_t = ends[0][0]
+    answers = t.responses()
+    plays = [
+        f
+        for ts, f in t.requests()
+        if ts < end_t and pair_of(f) == ("audio", "play") and _ok(answers.get(f.get("id", -1)))
+    ]
+    if not plays:
+        out.problems.append("nothing played before the oversized frame")
+    hellos_after = [
+        x["t"]
+        for x in t.lines
+        if x.get("dir") == "ext>host"
+        and x["t"] > end_t
+        and isinstance(x.get("frame"), dict)
+        and x["frame"].get("method") == "hello"
+    ]
+    if not hellos_after and rc != 0:
+        out.problems.append(f"no reconnect and no clean exit after the oversized frame ({rc})")
