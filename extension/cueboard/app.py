@@ -25,7 +25,7 @@ import vxp
 from .commands import STATIC_COMMANDS, favourite_command, slot_of, slugify
 from .contract import StatusLevel
 from .i18n import Catalog
-from .icons import IconManager
+from .icons import IconManager, close_decode_workers
 from .library import Library, scan
 from .media_deck import MediaDeck, Notice, deck_props
 from .overlay import BLANK_ICON_KEY, OverlayModel, PanelEvents, blank_icon_asset
@@ -765,9 +765,16 @@ def main() -> int:
         stream=sys.stderr,
     )
     try:
-        return anyio.run(run)
+        return anyio.run(_run_then_end_workers)
     except KeyboardInterrupt:
         return 130
+
+
+async def _run_then_end_workers() -> int:
+    try:
+        return await run()
+    finally:
+        await close_decode_workers()
 
 
 __all__ = ["BLANK_ICON_KEY", "Cueboard", "main", "run"]
