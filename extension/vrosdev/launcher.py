@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import anyio
 import anyio.abc
@@ -52,9 +52,11 @@ async def run_extension(
     renderer_factory: object | None = None,
     record: Path | None = None,
     driver: Callable[[ExtensionHost], Awaitable[None]] | None = None,
+    output: tuple[IO[bytes], IO[bytes]] | None = None,
 ) -> int:
     """``driver`` (``vrosdev screenshot``) plays the user instead of a script; when it returns,
-    the extension is shut down as after a script."""
+    the extension is shut down as after a script. ``output`` (stdout, stderr) takes the
+    extension's output instead of passing it through (tests read and sweep it)."""
     host = ExtensionHost(config, Recorder(config.token, record))
     endpoint = runtime_dir() / f"ext-{config.ext_id}.sock"
     endpoint.unlink(missing_ok=True)
@@ -72,8 +74,8 @@ async def run_extension(
             env=env,
             cwd=cwd,
             stdin=subprocess.DEVNULL,
-            stdout=None,
-            stderr=None,
+            stdout=output[0] if output else None,
+            stderr=output[1] if output else None,
             start_new_session=True,
         )
     except OSError as exc:

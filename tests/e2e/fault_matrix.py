@@ -16,12 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+
+from tests import leaks
 
 from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
 
@@ -41,8 +41,8 @@ def _commands() -> list[str]:
 
 def session_script() -> str:
     """The baseline session, as vrosdev script steps."""
-    url = MEDIA_URL.format(n=1)
-    other = MEDIA_URL.format(n=2)
+    url = leaks.register(MEDIA_URL.format(n=1), "media URL (fault matrix)")
+    other = leaks.register(MEDIA_URL.format(n=2), "media URL (fault matrix)")
     steps = ["settle 0.5 30", "show overlay", "show dash-tab", "settle"]
     for name in _commands():
         steps += [f"invoke {name}", "sleep 0.1"]
@@ -121,9 +121,6 @@ def run_vrosdev(
     runtime.mkdir(exist_ok=True)
     env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "CUEBOARD_LOG": "WARNING"}
     argv = [
-        sys.executable,
-        "-m",
-        "vrosdev.cli",
         "run",
         "--manifest",
         str(REPO / "manifest.toml"),
@@ -140,9 +137,10 @@ def run_vrosdev(
         "WARNING",
         *options,
     ]
-    done = subprocess.run(
+    done, _ = leaks.run_vrosdev_cli(
         argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
     )
+    (work / "output.txt").write_text(done.stdout + done.stderr, encoding="utf-8")  # swept
     lines = [json.loads(x) for x in record.read_text(encoding="utf-8").splitlines()]
     return done.returncode, done.stdout + done.stderr, Transcript(lines)
 
