@@ -22,13 +22,14 @@ import vxp
 from cueboard.contract import MediaMode, Playback, StatusLevel, Video
 from cueboard.i18n import Catalog
 from cueboard.media_deck import MediaDeck, Notice, SlotView, deck_props, kv_slot_key
+from tests import leaks
 from tests.vrosdev.rawhost import EXT_ID, TOKEN, RunningHost, config, running_host
 from vrosdev.script import ScriptRunner, parse
 
 pytestmark = pytest.mark.anyio
 
-URL = "https://media.example.test/live/stream-a.m3u8"
-URL_B = "https://media.example.test/live/stream-b.m3u8"
+URL = leaks.register("https://media.example.test/live/stream-a.m3u8", "media URL (e2e)")
+URL_B = leaks.register("https://media.example.test/live/stream-b.m3u8", "media URL (e2e)")
 WAIT_S = 10.0  # a generous bound for the simulated player's next state; never asserted
 
 
