@@ -90,4 +90,7 @@ def run_vrosdev_cli(argv: list[str], **kwargs: Any) -> tuple[subprocess.Complete
         token = pipe.read().strip()
     if token:
         register(token, "launch token (vrosdev run)")
+    for name, text in (("stdout", done.stdout), ("stderr", done.stderr)):
+        if isinstance(text, str):  # captured as text: swept like pytest's own captures
+            capture(f"vrosdev {' '.join(argv[:1])} [{name}]", text)
     return done, token
