@@ -105,7 +105,7 @@ TAIL = f"sleep {WINDOW_S + 0.2}\nsettle\n" + (
 
 
 def content(root: Path) -> Path:
-    from cueboard.demo.content import generate
+    from cueboard_demo.content import generate
 
     generate(root)
     return root
