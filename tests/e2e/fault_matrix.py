@@ -141,6 +141,8 @@ def run_vrosdev(
         argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
     )
     (work / "output.txt").write_text(done.stdout + done.stderr, encoding="utf-8")  # swept
+    (work / "script.txt").unlink()  # the test's input holds the media URLs; the transcript
+    # keeps its steps, redacted, and the leak sweep reads what the run left behind
     lines = [json.loads(x) for x in record.read_text(encoding="utf-8").splitlines()]
     return done.returncode, done.stdout + done.stderr, Transcript(lines)
 
