@@ -31,3 +31,23 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "cueboard"))
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep what pytest captured of every test (its processes' output included) for the leak
+    sweep (tests/leaks.py), pass or fail."""
+    from tests import leaks
+
+    for title, text in report.sections:
+        leaks.capture(f"{report.nodeid} [{title}]", text)
+    if report.failed:
+        leaks.capture(f"{report.nodeid} [{report.when} failure]", report.longreprtext)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The leak sweep runs after everything else collected, whatever order the paths came in."""
+    sweep = [item for item in items if item.nodeid.startswith(LEAK_SWEEP)]
+    items[:] = [item for item in items if not item.nodeid.startswith(LEAK_SWEEP)] + sweep
+
+
+LEAK_SWEEP = "tests/zz_sweep/test_leak_sweep.py"

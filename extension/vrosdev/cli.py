@@ -123,6 +123,8 @@ def add_host_options(p: argparse.ArgumentParser) -> None:
         "--chaos", type=int, metavar="SEED", help="a hostile host; the same seed, the same schedule"
     )
     p.add_argument("--hello-deadline", type=float, default=5.0, help=argparse.SUPPRESS)
+    # Tests learn the fresh launch token through an inherited pipe, never a file or a log line.
+    p.add_argument("--token-fd", type=int, default=None, help=argparse.SUPPRESS)
     strict = p.add_mutually_exclusive_group()
     strict.add_argument("--strict", dest="strict", action="store_true", default=True)
     strict.add_argument("--no-strict", dest="strict", action="store_false")
@@ -320,6 +322,8 @@ def _run(args: argparse.Namespace) -> int:
     from .launcher import run_extension
 
     config, command, cwd = config_from_args(args)
+    if args.token_fd is not None:
+        tell_token(args.token_fd, config.token)
     steps = None
     if args.script is not None:
         try:
@@ -342,6 +346,12 @@ def _run(args: argparse.Namespace) -> int:
             also=also,
         )
     )
+
+
+def tell_token(fd: int, token: str) -> None:
+    """Write the launch token and a newline to descriptor ``fd`` (a test's pipe), then close it."""
+    with open(fd, "w", encoding="utf-8", closefd=True) as pipe:
+        pipe.write(token + "\n")
 
 
 def _install(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -56,10 +56,12 @@ async def run_extension(
     record: Path | None = None,
     driver: Callable[[ExtensionHost], Awaitable[None]] | None = None,
     also: Sequence[Companion] = (),
+    output: tuple[IO[bytes], IO[bytes]] | None = None,
 ) -> int:
     """``driver`` (``vrosdev screenshot``) plays the user instead of a script; when it returns,
     the extension is shut down as after a script. ``also``: more extensions in the same vrOS
-    (vrosdev.companions), shut down before this one."""
+    (vrosdev.companions), shut down before this one. ``output`` (stdout, stderr) takes the
+    extension's output instead of passing it through (tests read and sweep it)."""
     from . import companions
 
     shared: dict[str, Any] = {}
@@ -82,8 +84,8 @@ async def run_extension(
             env=env,
             cwd=cwd,
             stdin=subprocess.DEVNULL,
-            stdout=None,
-            stderr=None,
+            stdout=output[0] if output else None,
+            stderr=output[1] if output else None,
             start_new_session=True,
         )
     except OSError as exc:

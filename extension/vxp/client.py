@@ -237,7 +237,9 @@ class Client(Namespaces):
                 case Closed(reason=reason):
                     if self.closed_reason is None:
                         self.closed_reason = reason
-                        if not self._closing:
+                        # A refused hello is told once, by the HelloRejected the caller gets.
+                        refused = isinstance(self._hello.error, HelloRejected)
+                        if not self._closing and not refused:
                             log.warning("connection closed: %s", reason)
                     if not self._hello.done.is_set():
                         self._hello.error = self._hello.error or ConnectionClosed(reason)

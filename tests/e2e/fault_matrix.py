@@ -17,12 +17,12 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+
+from tests import leaks
 
 from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
 
@@ -45,8 +45,8 @@ def _commands() -> list[str]:
 
 def session_script() -> str:
     """The baseline session, as vrosdev script steps."""
-    url = MEDIA_URL.format(n=1)
-    other = MEDIA_URL.format(n=2)
+    url = leaks.register(MEDIA_URL.format(n=1), "media URL (fault matrix)")
+    other = leaks.register(MEDIA_URL.format(n=2), "media URL (fault matrix)")
     steps = ["settle 0.5 30", "show overlay", "show dash-tab", "settle"]
     for name in _commands():
         steps += [f"invoke {name}", "sleep 0.1"]
@@ -126,9 +126,6 @@ def run_vrosdev(
     runtime = tempfile.mkdtemp(prefix="fm-")
     env = {**os.environ, "XDG_RUNTIME_DIR": runtime, "CUEBOARD_LOG": "WARNING"}
     argv = [
-        sys.executable,
-        "-m",
-        "vrosdev.cli",
         "run",
         "--manifest",
         str(REPO / "manifest.toml"),
@@ -146,12 +143,14 @@ def run_vrosdev(
         *options,
     ]
     try:
-        done = subprocess.run(
+        done, _ = leaks.run_vrosdev_cli(
             argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
         )
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
-    (work / "output.txt").write_text(done.stdout + done.stderr, encoding="utf-8")
+    (work / "output.txt").write_text(done.stdout + done.stderr, encoding="utf-8")  # swept
+    (work / "script.txt").unlink()  # the test's input holds the media URLs; the transcript
+    # keeps its steps, redacted, and the leak sweep reads what the run left behind
     lines = [json.loads(x) for x in record.read_text(encoding="utf-8").splitlines()]
     return done.returncode, done.stdout + done.stderr, Transcript(lines)
 
@@ -202,7 +201,7 @@ def chaos_script(short: bool = False) -> str:
     end = "invoke play-slot-1\nsleep 0.5\nchaos-end\nsettle\n"
     if not short:
         return session_script() + end
-    url = MEDIA_URL.format(n=1)
+    url = leaks.register(MEDIA_URL.format(n=1), "media URL (fault matrix)")
     steps = ["settle 0.5 30", "show overlay", "settle", "invoke play-slot-1", "sleep 0.2"]
     steps += ["invoke play-slot-2", 'click overlay play-sound ["Effects/Ding.wav"]']
     steps += [f'click overlay media-open ["{url}", "Matrix stream"]', "settle 0.5"]

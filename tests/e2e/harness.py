@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 import sys
 import wave
 from dataclasses import dataclass
@@ -13,13 +14,13 @@ from typing import Any
 import anyio
 import numpy as np
 
+from tests import leaks
 from vrosdev.host.config import HostConfig
 from vrosdev.launcher import run_extension
 from vrosdev.script import parse
 from vxp.manifest import load_manifest
 
 REPO = Path(__file__).resolve().parents[2]
-TOKEN = "e2e-launch-token-5d1f0c77"
 
 
 def tone(path: Path, seconds: float = 0.6, freq: float = 1000.0, amplitude: float = 0.5) -> Path:
@@ -48,6 +49,9 @@ class Run:
     out: Path
     transcript: list[dict[str, Any]]
     state: Path
+    token: str  # this launch's, registered for the leak sweep
+    stdout: str  # the extension's own output (vrosdev's is the transcript and pytest's log)
+    stderr: str
 
     def sent(self, method: str, op: str | None = None) -> list[dict[str, Any]]:
         return [
@@ -81,14 +85,19 @@ def run_cueboard(
     state: Path | None = None,
     **overrides: Any,
 ) -> Run:
+    """One launch: a fresh token (as vrOS gives), the transcript in ``tmp`` (overwritten by the
+    next launch there), the extension's stdout and stderr appended to ``tmp`` (the leak sweep
+    reads every launch's); a restart passes the same ``state``."""
     manifest = load_manifest(REPO / "manifest.toml")
+    tmp.mkdir(parents=True, exist_ok=True)
     out = tmp / "out"
     record = tmp / "transcript.jsonl"
     record.unlink(missing_ok=True)
     state = state or tmp / "state"
+    token = leaks.register(secrets.token_urlsafe(24), "launch token (tests/e2e/harness.py)")
     cfg = HostConfig(
         ext_id=manifest.id,
-        token=TOKEN,
+        token=token,
         granted=manifest.capabilities.model_dump(),
         content_root=str(content or tmp / "content"),
         state_dir=state,
@@ -100,10 +109,26 @@ def run_cueboard(
     for key, value in overrides.items():
         setattr(cfg, key, value)
     steps = parse(script)
-    code = anyio.run(
-        lambda: run_extension(
-            cfg, [sys.executable, "-m", "cueboard"], cwd=REPO, script=steps, record=record
+    stdout, stderr = tmp / "stdout.txt", tmp / "stderr.txt"
+    with stdout.open("ab") as out_file, stderr.open("ab") as err_file:
+        starts = out_file.tell(), err_file.tell()
+        code = anyio.run(
+            lambda: run_extension(
+                cfg,
+                [sys.executable, "-m", "cueboard"],
+                cwd=REPO,
+                script=steps,
+                record=record,
+                output=(out_file, err_file),
+            )
         )
-    )
     lines = [json.loads(x) for x in record.read_text().splitlines()]
-    return Run(code, out, lines, state)
+    return Run(
+        code,
+        out,
+        lines,
+        state,
+        token,
+        stdout.read_bytes()[starts[0] :].decode(errors="replace"),
+        stderr.read_bytes()[starts[1] :].decode(errors="replace"),
+    )

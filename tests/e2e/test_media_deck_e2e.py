@@ -15,12 +15,15 @@ from typing import Any
 import pytest
 
 from cueboard.contract import MediaMode, Playback
+from tests import leaks
 
 from .harness import Run, run_cueboard, tone
 
 pytestmark = pytest.mark.slow
 
-URL = "https://media.example.test/live/stream-a.m3u8?token=deck-e2e-secret"
+URL = leaks.register(
+    "https://media.example.test/live/stream-a.m3u8?token=deck-e2e-secret", "media URL (e2e)"
+)
 SECRET_PARTS = ("/live/stream-a", "deck-e2e-secret")
 
 

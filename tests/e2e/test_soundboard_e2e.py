@@ -10,7 +10,7 @@ import pytest
 from vrosdev.host.namespaces.kv import KvStore
 from vxp.manifest import load_manifest
 
-from .harness import REPO, TOKEN, rms, run_cueboard, tone
+from .harness import REPO, rms, run_cueboard, tone
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +38,7 @@ def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path
     sb, mic = rms(run.wav("soundboard")), rms(run.wav("mic"))
     assert sb > 0.01 and mic > 0.0
     assert abs(20 * math.log10(sb / mic) - 6.02) < 0.5
-    assert TOKEN not in (tmp_path / "transcript.jsonl").read_text()
+    assert run.token not in (tmp_path / "transcript.jsonl").read_text()
 
 
 def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:

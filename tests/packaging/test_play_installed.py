@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import os
+import secrets
 from pathlib import Path
 
 import anyio
 import pytest
 
+from tests import leaks
 from tests.e2e.harness import rms, tone
 from tests.packaging.conftest import base_interpreter, build_linux
 from tests.packaging.wheelhouse import RUNTIME_CORE, repack
@@ -54,7 +56,7 @@ def test_an_installed_bundle_plays_end_to_end(
     out = tmp_path / "out"
     cfg = HostConfig(
         ext_id=manifest.id,
-        token="installed-bundle-token-1234",
+        token=leaks.register(secrets.token_urlsafe(24), "launch token (installed bundle)"),
         granted=manifest.capabilities.model_dump(),
         content_root=str(content),
         state_dir=tmp_path / "state",

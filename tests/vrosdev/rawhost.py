@@ -17,11 +17,12 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from tests import leaks
 from vrosdev.host.config import HostConfig
 from vrosdev.host.core import ExtensionHost
 from vrosdev.host.log import Recorder
 
-TOKEN = "launch-token-7f3e9a-TOPSECRET"
+TOKEN = leaks.register("launch-token-7f3e9a-TOPSECRET", "launch token (tests/vrosdev/rawhost.py)")
 EXT_ID = "com.example.raw"
 HELLO = (
     '{"jsonrpc":"2.0","id":1,"method":"hello","params":'

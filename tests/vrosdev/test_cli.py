@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+from tests import leaks
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def _vrosdev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vrosdev.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """``vrosdev ARGS``; a ``run`` tells its launch token to the leak sweep (tests/leaks.py)."""
+    options: dict[str, Any] = {
+        "cwd": cwd,
+        "capture_output": True,
+        "text": True,
+        "timeout": 60,
+        "check": False,
+    }
+    if args[:1] == ("run",):
+        return leaks.run_vrosdev_cli(list(args), **options)[0]
+    return subprocess.run([sys.executable, "-m", "vrosdev.cli", *args], **options)
 
 
 def test_set14_r27_a_broken_manifest_is_refused_with_its_reason(tmp_path: Path) -> None:
@@ -68,6 +75,35 @@ def test_t1_launch_sets_the_three_variables_and_returns_the_exit_code(tmp_path: 
         cwd=tmp_path,
     )
     assert done.returncode == 7, done.stderr
+
+
+def test_token_fd_tells_the_launch_token_the_extension_got(tmp_path: Path) -> None:
+    """What tests rely on to learn a launch token: the pipe carries the very token of this
+    launch (compared by digest, so the token itself is printed nowhere)."""
+    script = (
+        "import hashlib,os; "
+        "print(hashlib.sha256(os.environ['VROS_EXT_TOKEN'].encode()).hexdigest())"
+    )
+    done, token = leaks.run_vrosdev_cli(
+        [
+            "run",
+            "--command",
+            f'{sys.executable} -c "{script}"',
+            "--id",
+            "com.example.tok",
+            "--hello-deadline",
+            "3",
+            "--no-strict",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert len(token) >= 16
+    assert done.stdout.split() == [hashlib.sha256(token.encode()).hexdigest()]
+    assert token in leaks.registered()
 
 
 CLIENT = """

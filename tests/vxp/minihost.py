@@ -17,7 +17,9 @@ from typing import Any
 import anyio
 import anyio.abc
 
-TOKEN = "tok-3f9c2a-SECRET-do-not-log"
+from tests import leaks
+
+TOKEN = leaks.register("tok-3f9c2a-SECRET-do-not-log", "launch token (tests/vxp/minihost.py)")
 EXT_ID = "com.example.hello"
 
 WELCOME = (

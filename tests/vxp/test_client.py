@@ -103,7 +103,11 @@ async def test_many_requests_in_flight_resolve_to_their_own_answers() -> None:
     host.cleanup()
 
 
-async def test_h12_rejection_raises_hello_rejected() -> None:
+async def test_h12_rejection_raises_hello_rejected_and_logs_nothing_more(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The caller reports the refusal; the close that follows it is not a second warning."""
+    caplog.set_level(logging.WARNING, logger="vxp")
     host = MiniHost()
     env = dict(host.env, VROS_EXT_TOKEN="wrong-token-value")
     async with anyio.create_task_group() as tg:
@@ -114,6 +118,7 @@ async def test_h12_rejection_raises_hello_rejected() -> None:
         assert info.value.code == "bad_token"
         assert "wrong-token-value" not in str(info.value)
         tg.cancel_scope.cancel()
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("vxp")] == []
     host.cleanup()
 
 

@@ -23,6 +23,7 @@ from cueboard.core.app import CueboardCore
 from cueboard.core.inputs import Disconnected
 
 from .shell import Shell
+from .workers import close_decode_workers
 
 __all__ = ["RECONNECT_FOR_S", "main", "run"]
 
@@ -85,6 +86,13 @@ async def run() -> int:
             delay = min(delay * 2, 2.0)
 
 
+async def _run_then_end_workers() -> int:
+    try:
+        return await run()
+    finally:
+        await close_decode_workers()
+
+
 def main() -> int:
     logging.basicConfig(
         level=os.environ.get("CUEBOARD_LOG", "INFO"),
@@ -92,6 +100,6 @@ def main() -> int:
         stream=sys.stderr,
     )
     try:
-        return anyio.run(run)
+        return anyio.run(_run_then_end_workers)
     except KeyboardInterrupt:
         return 130

@@ -46,6 +46,29 @@ def decode_icon(path: str) -> Decoded | str:
     return _put(thumb.put_params()), still
 
 
+async def close_decode_workers(grace_s: float = 2.0) -> None:
+    """End the icon worker processes while the event loop still runs; call it last.
+
+    Left to itself, anyio ends its process pool as the loop closes and kills each worker twice:
+    from the root task's done callback, then from its shutdown task. A worker that died of the
+    first kill is reaped by the second (``Popen.send_signal`` polls first), before asyncio's
+    child watcher gets to it, and the watcher logs "child process pid N exit status already
+    read: will report returncode 255". Closing a worker's stdin ends it (it returns on EOF) and
+    one wait reaps it, so anyio finds no worker left to kill. anyio keeps its pool private
+    (``anyio.to_process._process_pool_workers``); without a pool this does nothing.
+    """
+    from anyio.to_process import _process_pool_workers  # pyright: ignore[reportPrivateUsage]
+
+    try:
+        workers = _process_pool_workers.get()
+    except LookupError:
+        return
+    with anyio.CancelScope(shield=True):
+        for process in list(workers):
+            with anyio.move_on_after(grace_s):  # a busy worker: aclose kills it, then waits
+                await process.aclose()
+
+
 def _put(params: Mapping[str, Any]) -> Put:
     from vxp.models.assets import AssetPut
 
