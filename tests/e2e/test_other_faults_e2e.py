@@ -119,6 +119,39 @@ def _exited_within_grace(run: Run) -> None:
     assert "Traceback" not in run.stderr
 
 
+def test_shutting_down_during_slow_loads_flushes_pending_kv_writes_and_exits_zero(
+    tmp_path: Path,
+) -> None:
+    """docs/protocol-notes.md#r26: every audio.load still unanswered when shutting_down comes,
+    and two per-sound changes still waiting to be coalesced: both are written, exit 0 in time."""
+    run = run_cueboard(
+        tmp_path,
+        "sleep 1.0\n"
+        'click dash-tab set-sound-gain ["01 Tone.wav", 41]\n'
+        'click dash-tab set-sound-looping ["02 Tone.wav", true]\n',
+        content=_library(tmp_path),
+        delays=["audio.load=1.2"],
+    )
+    loads = _indices(run, "audio", "load")
+    shutdown_at = next(
+        i
+        for i, x in enumerate(run.transcript)
+        if x.get("dir") == "host>ext"
+        and (x["frame"].get("params") or {}).get("event") == "shutting_down"
+    )
+    answered = {
+        x["frame"].get("id")
+        for x in run.transcript[:shutdown_at]
+        if x.get("dir") == "host>ext" and "id" in x["frame"]
+    }
+    in_flight = [i for i in loads if run.transcript[i]["frame"]["id"] not in answered]
+    assert in_flight  # the fault this test is about: loads still waiting for their answers
+    stored = KvStore(run.state / "kv" / KV_FILE).values
+    assert stored["s:01 Tone.wav"] == {"g": 41}
+    assert stored["s:02 Tone.wav"] == {"l": 1}
+    _exited_within_grace(run)
+
+
 def test_shutting_down_while_a_kv_write_is_in_flight_finishes_it_and_the_rest(
     tmp_path: Path,
 ) -> None:
