@@ -12,25 +12,22 @@ recently used first and never a key a panel still shows, before it puts anything
   variant, a one-frame asset of its first frame.
 - The table lasts as long as the connection (AST-17): after a reconnect, `reconnect_plans()`
   puts back what every panel shows.
-- `budget_full` means the host is busy (AST-19): the put is retried on `RetrySchedule`.
+- `budget_full` means the host is busy (AST-19): the put is retried by the request tracker, as
+  the policy table says (`cueboard.core.policy`); `cueboard.core.icons` sends the plans.
 
-Everything but `apply_plan` is sans-IO: plain state, fed results, asked for plans.
+Sans-IO: plain state, fed results, asked for plans.
 """
 
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 MIB = 1024 * 1024
 TABLE_MAX_ENTRIES = 1024  # AST-13
 TABLE_MAX_BYTES = 32 * MIB  # AST-13
 MAX_ANIMATED_PER_PANEL = 24  # AST-14
-BUDGET_FULL = "budget_full"  # AST-19: the host is busy, retry
-OK = "ok"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,68 +223,3 @@ class AssetTable:
             entries -= 1
             nbytes -= size
         return tuple(remove)
-
-
-@dataclass(frozen=True, slots=True)
-class RetrySchedule:
-    """Delays between `budget_full` retries: exponential, capped, with jitter so several
-    extensions do not retry in step."""
-
-    first_s: float = 0.05
-    factor: float = 2.0
-    max_s: float = 2.0
-    attempts: int = 8  # retries after the first put
-    jitter: float = 0.25  # each delay is shortened by up to this fraction
-
-    def delays(self, rng: random.Random | None = None) -> Iterator[float]:
-        delay = self.first_s
-        for _ in range(self.attempts):
-            spread = rng.uniform(0.0, self.jitter) if rng is not None and self.jitter else 0.0
-            yield min(self.max_s, delay) * (1.0 - spread)
-            delay *= self.factor
-
-
-class AssetPort(Protocol):
-    """The two `assets` calls the table needs; wired to the SDK client by the app.
-
-    Each returns "ok" or the domain error code the host answered (`budget_full`,
-    `too_large`, `too_many_frames`, `bad_key`, `bad_pixels`, ...).
-    """
-
-    async def put(self, params: Any) -> str: ...
-
-    async def remove(self, key: str) -> str: ...
-
-
-async def apply_plan(
-    table: AssetTable,
-    plan: PanelPlan,
-    port: AssetPort,
-    params_for: Callable[[AssetRef], Any],
-    *,
-    sleep: Callable[[float], Awaitable[None]],
-    schedule: RetrySchedule | None = None,
-    rng: random.Random | None = None,
-) -> frozenset[str]:
-    """Send a plan: removes, then puts (retrying `budget_full`), then record what the panel
-    shows. Returns the keys whose put failed for good (not shown)."""
-    schedule = schedule or RetrySchedule()
-    for key in plan.remove:
-        await port.remove(key)
-        table.record_removed(key)
-    failed: set[str] = set()
-    for ref in plan.put:
-        delays = schedule.delays(rng)
-        while True:
-            outcome = await port.put(params_for(ref))
-            if outcome == OK:
-                table.record_put(ref)
-                break
-            delay = next(delays, None) if outcome == BUDGET_FULL else None
-            if delay is None:
-                failed.add(ref.key)
-                break
-            await sleep(delay)
-    result = frozenset(failed)
-    table.commit_panel(plan, result)
-    return result

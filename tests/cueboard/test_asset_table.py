@@ -1,15 +1,13 @@
 """The asset table manager: content keys put once, the host's limits and LRU order mirrored so
 the host never evicts silently (AST-13), 24 animations per panel (AST-14), re-put after a
-reconnect (AST-17), budget_full retried with backoff (AST-19)."""
+reconnect (AST-17). (Sending plans and retrying budget_full: tests/cueboard/core/test_icons.py.)"""
 
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +17,7 @@ from cueboard.asset_table import (
     AssetRef,
     AssetTable,
     Icon,
-    RetrySchedule,
-    apply_plan,
+    PanelPlan,
 )
 
 MIB = 1024 * 1024
@@ -35,16 +32,12 @@ def icon(name: str, nbytes: int = 1000, frames: int = 1) -> Icon:
 class StrictHost:
     """vrOS's table as the spec describes it, that fails the test if it ever has to evict."""
 
-    def __init__(self, max_entries: int, max_bytes: int, busy: int = 0) -> None:
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self.table: OrderedDict[str, int] = OrderedDict()
-        self.busy = busy  # answer budget_full this many times first
         self.puts: list[str] = []
 
-    async def put(self, params: Mapping[str, Any]) -> str:
-        if self.busy:
-            self.busy -= 1
-            return "budget_full"
+    def put(self, params: Mapping[str, Any]) -> str:
         key, nbytes = params["key"], params["nbytes"]
         self.table[key] = nbytes
         self.table.move_to_end(key)
@@ -53,7 +46,7 @@ class StrictHost:
         assert sum(self.table.values()) <= self.max_bytes, "the host had to evict silently"
         return "ok"
 
-    async def remove(self, key: str) -> str:
+    def remove(self, key: str) -> str:
         self.table.pop(key, None)
         return "ok"
 
@@ -62,12 +55,15 @@ def params_for(ref: AssetRef) -> Mapping[str, Any]:
     return {"key": ref.key, "nbytes": ref.nbytes}
 
 
-class Sleeps:
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, delay: float) -> None:
-        self.delays.append(delay)
+def apply(table: AssetTable, plan: PanelPlan, host: StrictHost) -> None:
+    """Carry a plan out as the core does: removes first, then puts, then the panel shows it."""
+    for key in plan.remove:
+        host.remove(key)
+        table.record_removed(key)
+    for ref in plan.put:
+        assert host.put(params_for(ref)) == "ok"
+        table.record_put(ref)
+    table.commit_panel(plan)
 
 
 def test_same_image_is_put_once_across_panels() -> None:
@@ -134,56 +130,18 @@ def test_animations_degrade_to_stills_when_bytes_run_out() -> None:
     assert sum(r.nbytes for r in plan.shown) <= TABLE_MAX_BYTES
 
 
-@pytest.mark.anyio
-async def test_reconnect_puts_back_what_panels_show() -> None:
+def test_reconnect_puts_back_what_panels_show() -> None:
     table = AssetTable()
     host = StrictHost(1024, TABLE_MAX_BYTES)
-    sleeps = Sleeps()
     for panel, names in (("overlay", "ab"), ("dash", "bc")):
-        plan = table.plan_panel(panel, [icon(n) for n in names])
-        await apply_plan(table, plan, host, params_for, sleep=sleeps)
+        apply(table, table.plan_panel(panel, [icon(n) for n in names]), host)
     assert host.puts == ["thumb:a", "thumb:b", "thumb:c"]
     table.connection_lost()
     fresh = StrictHost(1024, TABLE_MAX_BYTES)
     for plan in table.reconnect_plans():
-        await apply_plan(table, plan, fresh, params_for, sleep=sleeps)
+        apply(table, plan, fresh)
     assert sorted(fresh.puts) == ["thumb:a", "thumb:b", "thumb:c"]
     assert len(table) == 3
-
-
-@pytest.mark.anyio
-async def test_budget_full_is_retried_with_backoff() -> None:
-    table = AssetTable()
-    host = StrictHost(1024, TABLE_MAX_BYTES, busy=3)
-    sleeps = Sleeps()
-    plan = table.plan_panel("overlay", [icon("a")])
-    failed = await apply_plan(
-        table, plan, host, params_for, sleep=sleeps, schedule=RetrySchedule(jitter=0)
-    )
-    assert failed == frozenset()
-    assert sleeps.delays == [0.05, 0.1, 0.2]
-    assert "thumb:a" in table
-
-
-@pytest.mark.anyio
-async def test_budget_full_for_good_gives_up_and_shows_nothing() -> None:
-    table = AssetTable()
-    host = StrictHost(1024, TABLE_MAX_BYTES, busy=100)
-    sleeps = Sleeps()
-    plan = table.plan_panel("overlay", [icon("a")])
-    schedule = RetrySchedule(attempts=4, jitter=0)
-    failed = await apply_plan(table, plan, host, params_for, sleep=sleeps, schedule=schedule)
-    assert failed == {"thumb:a"}
-    assert len(sleeps.delays) == 4
-    assert table.shown("overlay") == ()
-
-
-def test_retry_schedule_is_capped_and_jittered_downwards() -> None:
-    schedule = RetrySchedule(first_s=0.5, max_s=2.0, attempts=6, jitter=0.25)
-    plain = list(RetrySchedule(first_s=0.5, max_s=2.0, attempts=6, jitter=0).delays())
-    assert plain == [0.5, 1.0, 2.0, 2.0, 2.0, 2.0]
-    jittered = list(schedule.delays(random.Random(1)))
-    assert all(0.75 * p <= j <= p for j, p in zip(jittered, plain, strict=True))
 
 
 @settings(max_examples=60, deadline=None)
@@ -199,18 +157,11 @@ def test_retry_schedule_is_capped_and_jittered_downwards() -> None:
 )
 def test_the_host_never_has_to_evict(steps: list[tuple[str, list[tuple[int, int]]]]) -> None:
     """Property: whatever panels show, in any order, the strict host never overflows."""
-    import anyio
-
     table = AssetTable(max_entries=48, max_bytes=4 * MIB)
     host = StrictHost(48, 4 * MIB)
-
-    async def run() -> None:
-        for panel, wanted in steps:
-            icons = [icon(f"{n}x{f}", nbytes=f * 64 * 1024 // 2, frames=f) for n, f in wanted]
-            plan = table.plan_panel(panel, icons)
-            await apply_plan(table, plan, host, params_for, sleep=Sleeps())
-            assert set(host.table) == set(table.keys_by_age())
-            for ref in table.shown(panel):
-                assert ref.key in host.table
-
-    anyio.run(run)
+    for panel, wanted in steps:
+        icons = [icon(f"{n}x{f}", nbytes=f * 64 * 1024 // 2, frames=f) for n, f in wanted]
+        apply(table, table.plan_panel(panel, icons), host)
+        assert set(host.table) == set(table.keys_by_age())
+        for ref in table.shown(panel):
+            assert ref.key in host.table

@@ -24,7 +24,7 @@ from .matrix_checks import Transcript, pair_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # the first case runs them all
 
-SCRIPT = "settle\ninvoke play-slot-1\nsleep 0.5\n"
+SCRIPT = "settle 1.0 30\ninvoke play-slot-1\nsleep 0.5\n"  # quiet for 1 s: start-up is over
 STARTUP = [
     ("settings", "list"),
     ("commands", "register"),

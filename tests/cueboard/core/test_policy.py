@@ -221,3 +221,16 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
     _press(d)
     assert host.kinds()["audio.play"] >= 1, host.kinds()
     assert host.playing
+
+
+def test_backoff_is_capped_exponential_and_jittered_downwards() -> None:
+    import random
+
+    from cueboard.core.policy import FIRST_DELAY_S, JITTER, MAX_DELAY_S, backoff
+
+    rng = random.Random(7)
+    for retry in range(1, 12):
+        plain = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (retry - 1))
+        delays = [backoff(retry, rng) for _ in range(50)]
+        assert all((1 - JITTER) * plain <= d <= plain for d in delays)
+        assert len(set(delays)) > 1  # jittered: extensions do not retry in step
