@@ -45,6 +45,9 @@ SLOT_1_VERDICTS = {
     ("commands", "register"): {"invalid_name", "-32602"},
 }
 MAX_RETRIES = 3
+# Props are paced diffs, not one request per cause: how many frames carry them depends on
+# timing as much as on retries, so their bound is the fault matrix's slack, not a retry count.
+PACED = {("panel", "props"): 10}
 JOBS = 2  # runs at once (each is a vrosdev and a Cueboard process)
 
 type Case = tuple[str, str, str]
@@ -121,7 +124,8 @@ def test_a_wrong_first_answer_at_start_up_neither_crashes_nor_storms(
     rc, output, counts = results[(method, op, code)]
     assert "Traceback" not in output, output[-3000:]
     assert rc == 0, output[-3000:]
-    assert counts[(method, op)] <= healthy[(method, op)] + MAX_RETRIES, counts
+    slack = PACED.get((method, op), MAX_RETRIES)
+    assert counts[(method, op)] <= healthy[(method, op)] + slack, counts
     if code in SLOT_1_VERDICTS.get((method, op), ()):
         return
     assert counts[("audio", "play")] >= 1, f"slot 1 did not play after {code}: {counts}"
