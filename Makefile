@@ -21,6 +21,10 @@ venv: $(STAMP)
 # about this project, so those lines are dropped; pip's exit status and other output are kept.
 PIP_LOCAL_INDEX_NOISE := 2> >(grep -v "^WARNING: Location 'file:.*' is ignored: it is neither a file nor a directory" >&2)
 
+# debconf says once that it has no interactive frontend (apt-utils is absent on slim images);
+# nothing is asked during this install, so the line is dropped.
+APT_NOISE := 2> >(grep -v "^debconf: delaying package configuration" >&2)
+
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON_FOUND)" ]; then tools/find-python; exit 1; fi
 	@test -x $(PY) || $(PYTHON_FOUND) -m venv $(VENV)
@@ -39,9 +43,10 @@ $(SYSSTAMP): Makefile
 	@mkdir -p $(CACHE)
 	@missing=$$(for p in $(SYSPKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
-	  echo "installing system packages: $$missing"; \
+	  echo "installing system packages:" $$missing; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null \
+	    $(APT_NOISE) \
 	    || { echo "could not install: $$missing (need root or sudo)"; exit 1; }; \
 	fi
 	@touch $@

@@ -28,8 +28,10 @@ def _import_tool() -> str:
 def capture_window(title: str, width: int, height: int, out: Path, display: str | None) -> None:
     tool = _import_tool()
     env_display = ["-display", display] if display else []
-    by_name = [tool, *env_display, "-window", title, f"png:{out}"]
-    at_origin = [tool, *env_display, "-window", "root", "-crop", f"{width}x{height}+0+0"]
+    # Without the date chunks, two captures of the same pixels are the same bytes.
+    stable = ["-define", "png:exclude-chunks=date,time"]
+    by_name = [tool, *env_display, "-window", title, *stable, f"png:{out}"]
+    at_origin = [tool, *env_display, "-window", "root", *stable, "-crop", f"{width}x{height}+0+0"]
     at_origin += ["+repage", f"png:{out}"]
     errors: list[str] = []
     for command in (by_name, at_origin):

@@ -44,6 +44,9 @@ from vrosdev.theme import THEME_DIR, THEME_LIBRARY
 PROP_INTERVAL_MS = 33  # PAN-7: about 30 applications per second per panel
 ANIMATION_TICK_MS = 10  # half the shortest frame delay (AST-11: 20 ms)
 SCREENSHOT_SETTLE_MS = 150  # lets the renderer draw the last applied state before capture
+# A first glyph from a large font (colour emoji, CJK) can take longer than one settle to load
+# and draw, so a capture counts once the next one, a settle later, shows the same pixels.
+SCREENSHOT_MAX_CAPTURES = 12
 
 type PanelEvent = dict[str, Any]
 type EventSink = Callable[[PanelEvent], None]
@@ -396,13 +399,23 @@ class PanelWindow:
         self._flush_scheduled = False
         self.flush_props()
 
+        last: bytes | None = None
+        captures = 0
+
         def capture() -> None:
+            nonlocal last, captures
             width, height = self.size
             try:
                 capture_window(self.title, width, height, out, os.environ.get("DISPLAY"))
+                pixels = out.read_bytes()
             except Exception as exc:
                 done(str(exc))
                 return
-            done(None)
+            captures += 1
+            if pixels == last or captures >= SCREENSHOT_MAX_CAPTURES:
+                done(None)
+                return
+            last = pixels
+            self._slint.Timer.single_shot(_ms(SCREENSHOT_SETTLE_MS), capture)
 
         self._slint.Timer.single_shot(_ms(SCREENSHOT_SETTLE_MS), capture)
