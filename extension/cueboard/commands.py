@@ -41,16 +41,6 @@ def favourite_command(slug: str) -> str:
     return FAVOURITE_PREFIX + slug
 
 
-def slugify(name: str, taken: set[str]) -> str:
-    """A stable ``[a-z0-9-]`` slug for a favourite, unique among ``taken``."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "sound"
-    slug, n = base, 2
-    while slug in taken:
-        slug = f"{base}-{n}"
-        n += 1
-    return slug
-
-
 def slot_of(command: str) -> int | None:
     """1-based slot of a ``play-slot-N`` command."""
     if command.startswith("play-slot-"):
