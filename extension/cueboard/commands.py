@@ -24,13 +24,16 @@ class CommandSpec:
 
 STATIC_COMMANDS: tuple[CommandSpec, ...] = (
     *(
-        CommandSpec(f"play-slot-{n}", f"play slot {n} of the visible page")
+        CommandSpec(
+            f"play-slot-{n}",
+            f"play slot {n} of the page the overlay shows (a folder page or search results)",
+        )
         for n in range(1, SLOTS_PER_PAGE + 1)
     ),
     CommandSpec("stop-all", "stop every sound"),
-    CommandSpec("page-next", "show the next page"),
-    CommandSpec("page-prev", "show the previous page"),
-    CommandSpec("play-random", "play a random sound of the visible page"),
+    CommandSpec("page-next", "the overlay's next page, on into the next folder, wrapping"),
+    CommandSpec("page-prev", "the overlay's previous page, the same way back"),
+    CommandSpec("play-random", "play a random sound of the page the overlay shows"),
     CommandSpec("toggle-mic", "send sounds into the microphone, or stop sending them"),
     CommandSpec("rescan", "scan the sounds folder again"),
 )
