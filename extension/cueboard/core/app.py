@@ -20,7 +20,7 @@ from cueboard.i18n import Catalog
 from cueboard.settings import Settings
 from vxp.models import assets, bus, commands, settings
 
-from . import handlers
+from . import backup, handlers
 from .deck import DeckCore, HostFacts, deck_props
 from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .icons import IconsDecoded, IconsModel
@@ -109,6 +109,8 @@ class CueboardCore:
                 out = self.rescan("files changed")
             case IconsDecoded():
                 out = self.icons.on_decoded(item, now)
+            case backup.FileWritten() | backup.FileRead():
+                out = backup.on_file(self, item, now)
             case CatalogLoaded(catalog=catalog):
                 self.catalog = catalog
                 self.props.set_texts(catalog)

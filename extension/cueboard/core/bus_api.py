@@ -4,7 +4,8 @@ Every ``ext.<id>.cmd.<verb>`` payload is validated against the verb's model; a b
 unknown verb or a sound that is not in the library is answered on ``ext.<id>.error`` with the
 verb and the reason. The bus has no reply-to, so a request may carry a ``request_id`` (a string
 or an integer), echoed in whatever answers it: ``played``/``stopped`` for play and stop,
-``sound`` for set, ``sounds`` for list, ``error`` for a refusal. Reasons name the field and the
+``sound`` for set, ``sounds`` for list, ``exported``/``imported`` for a backup and a restore,
+``error`` for a refusal. Reasons name the field and the
 rule it broke, never the value sent (another extension's payload may carry anything).
 """
 
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from . import backup
 from .effects import Effect, Log
 from .soundboard import PressOptions
 
@@ -72,6 +74,10 @@ class SetRequest(_Request):
     mode: Mode | Literal["default"] | None = None
 
 
+class BackupRequest(_Request):
+    """A backup or a restore: of the one backup file, never a path given here."""
+
+
 class ListRequest(_Request):
     page: Annotated[int, Field(ge=0, strict=True)] = 0
 
@@ -82,6 +88,8 @@ MODELS: dict[str, type[_Request]] = {
     "stop-all": StopAllRequest,
     "set": SetRequest,
     "list": ListRequest,
+    "export": BackupRequest,
+    "import": BackupRequest,
 }
 
 
@@ -174,6 +182,8 @@ DISPATCH: dict[str, Callable[[CueboardCore, Any, float], list[Effect]]] = {
     "stop-all": _stop_all,
     "set": _set,
     "list": _list,
+    "export": lambda core, request, now: backup.export_board(core, request.request_id),
+    "import": lambda core, request, now: backup.import_board(core, request.request_id),
 }
 
 

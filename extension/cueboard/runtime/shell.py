@@ -19,6 +19,7 @@ import anyio.abc
 
 import vxp
 from cueboard.core.app import CueboardCore
+from cueboard.core.backup import ReadFile, WriteFile
 from cueboard.core.effects import Failure, Log, Reply, Send, Tick, Wake
 from cueboard.core.icons import DecodeIcons
 from cueboard.core.inputs import (
@@ -32,6 +33,7 @@ from cueboard.core.inputs import (
 from cueboard.i18n import Catalog
 from vxp.client import Pending
 
+from . import files
 from .failures import failure_of
 from .workers import Workers
 
@@ -103,6 +105,10 @@ class Shell:
                     self.workers.watch(root)
                 case DecodeIcons() if tg is not None:
                     tg.start_soon(self.workers.decode, effect)
+                case WriteFile() if tg is not None:
+                    tg.start_soon(files.write_file, effect, self.feed)
+                case ReadFile() if tg is not None:
+                    tg.start_soon(files.read_file, effect, self.feed)
                 case LoadCatalog(locale=locale):
                     self.feed(CatalogLoaded(Catalog.load(locale)))
                 case Exit(code=code):

@@ -16,6 +16,7 @@ from typing import Any
 
 from cueboard.asset_table import AssetRef
 from cueboard.core.app import CueboardCore
+from cueboard.core.backup import FileRead, FileWritten, ReadFile, WriteFile
 from cueboard.core.effects import Failure, HostFailure, Log, Reply, Send, Tick, Wake
 from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
@@ -234,6 +235,7 @@ class Driver:
         self.exit: int | None = None
         self.locale = locale
         self.on_send: Callable[[Send], None] | None = None
+        self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -265,6 +267,13 @@ class Driver:
                     self.exit = code
                 case Watch():
                     self.jobs.append(effect)
+                case WriteFile(path=path, text=text, purpose=purpose, request_id=rid):
+                    self.files[path] = text
+                    queue += self.core.handle(FileWritten(purpose, rid, None), self.now)
+                case ReadFile(path=path, purpose=purpose, request_id=rid):
+                    text = self.files.get(path)
+                    missing = "missing" if text is None else None
+                    queue += self.core.handle(FileRead(purpose, rid, text, missing), self.now)
                 case _:
                     raise AssertionError(f"an effect the runtime does not know: {effect!r}")
 
