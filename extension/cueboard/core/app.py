@@ -24,6 +24,7 @@ from . import backup, handlers
 from .deck import DeckCore, HostFacts, deck_props
 from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .icons import IconsDecoded, IconsModel
+from .importing import Importer
 from .inputs import (
     CatalogLoaded,
     Connected,
@@ -35,6 +36,7 @@ from .inputs import (
     Watch,
     default_sounds_folder,
 )
+from .link_import import FetchFailed, FetchProgress, SoundFetched
 from .overlay import blank_icon_asset
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
@@ -76,6 +78,8 @@ class CueboardCore:
         self.ext_id = ""
         self.granted_overlays = False
         self.granted_bus: tuple[str, ...] = ()
+        self.granted_network = False
+        self.importer = Importer()
         self.content_root: str | None = None
         self.library_folder: Path | None = None
         self.dash_page = 0
@@ -111,6 +115,8 @@ class CueboardCore:
                 out = self.icons.on_decoded(item, now)
             case backup.FileWritten() | backup.FileRead():
                 out = backup.on_file(self, item, now)
+            case FetchProgress() | SoundFetched() | FetchFailed():
+                out = self.importer.on_input(self, item)
             case CatalogLoaded(catalog=catalog):
                 self.catalog = catalog
                 self.props.set_texts(catalog)
@@ -187,6 +193,7 @@ class CueboardCore:
         self.board.audio_granted = granted.audio
         self.granted_overlays = granted.overlays
         self.granted_bus = tuple(granted.bus)
+        self.granted_network = granted.network
         self.content_root = c.welcome.content_root
         self.catalog = c.catalog
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
@@ -280,6 +287,7 @@ class CueboardCore:
         out = self.tracker.connection_lost(now)
         self.board.connection_lost()
         self.icons.connection_lost()
+        self.importer.ticket = None  # the download ended with the connection's tasks
         self.board.set_status("status.reconnecting", StatusLevel.WARN)
         return out
 
@@ -314,7 +322,7 @@ class CueboardCore:
         if not scanned.folder_exists:
             folder = str(library.root)
             out.append(Notice("status.folder_missing", StatusLevel.WARN, {"folder": folder}))
-        return out + self.load_ahead(now)
+        return out + self.load_ahead(now) + self.importer.after_scan(self, now)
 
     def load_ahead(self, now: float) -> list[Effect]:
         """The visible page changed (or the library): its icons and sounds come first."""

@@ -48,7 +48,7 @@ def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
             core.props.panel_hidden(panel)
             return []
         case events.AudioLoaded(sound=sound, outcome=outcome):
-            return board.on_audio_loaded(sound, outcome, now)
+            return board.on_audio_loaded(sound, outcome, now) + core.importer.after_load(core)
         case events.SettingsChanged(key=key, value=value):
             return on_setting(core, key, value, now)
         case events.LocaleChanged(locale=locale):

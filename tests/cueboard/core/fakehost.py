@@ -28,6 +28,7 @@ from cueboard.core.inputs import (
     Scanned,
     Watch,
 )
+from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
@@ -265,7 +266,7 @@ class Driver:
                     queue += self.core.handle(CatalogLoaded(Catalog.load(locale)), self.now)
                 case Exit(code=code):
                     self.exit = code
-                case Watch():
+                case Watch() | FetchSound() | CancelFetch() | DiscardSound():
                     self.jobs.append(effect)
                 case WriteFile(path=path, text=text, purpose=purpose, request_id=rid):
                     self.files[path] = text
