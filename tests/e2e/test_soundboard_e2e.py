@@ -134,7 +134,7 @@ def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
     written = {f["params"]["key"] for f in run.sent("kv", "set")}
     assert {"s:01 Beep.wav", "s:02 Boop.wav", "s:Memes/Vine.wav"} <= written
     assert store.values["s:02 Boop.wav"] == {"g": 66}
-    assert store.values["s:Memes/Vine.wav"] == {"l": 1}
+    assert store.values["s:Memes/Vine.wav"] == {"m": 3}  # loop mode
     assert store.values["s:01 Beep.wav"]["g"] in (55, 77)
 
 
@@ -179,7 +179,7 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
         and x["frame"].get("method") == "kv"
         and x["frame"]["params"].get("key") == "s:01 Beep.wav"
     ]
-    assert flushed == [{"l": 1}]
+    assert flushed == [{"m": 3}]  # loop mode
     assert not [x for x in run.transcript if str(x.get("violation", "")).startswith("R26")]
     (hello,) = run.sent("hello")
     assert hello["params"]["id"] == load_manifest(REPO / "manifest.toml").id
@@ -245,7 +245,7 @@ def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> 
         content=content,
     )
     kv_sets = [f for f in run.sent("kv", "set") if f["params"]["key"] == "s:01 Beep.wav"]
-    assert kv_sets and kv_sets[0]["params"]["value"] == {"l": 1}
+    assert kv_sets and kv_sets[0]["params"]["value"] == {"m": 3}  # loop mode
     play = run.sent("audio", "play")[0]
     assert play["params"]["looping"] is True
     assert run.sent("audio", "stop")[0]["params"]["sound"] == play["params"]["sound"]

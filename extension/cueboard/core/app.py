@@ -20,11 +20,12 @@ from cueboard.i18n import Catalog
 from cueboard.settings import Settings
 from vxp.models import assets, bus, commands, settings
 
-from . import handlers
+from . import backup, handlers
 from .browse import Browser
 from .deck import DeckCore, HostFacts, deck_props
 from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .icons import IconsDecoded, IconsModel
+from .importing import Importer
 from .inputs import (
     CatalogLoaded,
     Connected,
@@ -36,6 +37,7 @@ from .inputs import (
     Watch,
     default_sounds_folder,
 )
+from .link_import import FetchFailed, FetchProgress, SoundFetched
 from .overlay import blank_icon_asset
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
@@ -77,6 +79,8 @@ class CueboardCore:
         self.ext_id = ""
         self.granted_overlays = False
         self.granted_bus: tuple[str, ...] = ()
+        self.granted_network = False
+        self.importer = Importer()
         self.content_root: str | None = None
         self.library_folder: Path | None = None
         self.dash = Browser()  # the dash-tab's own place and search
@@ -110,6 +114,10 @@ class CueboardCore:
                 out = self.rescan("files changed")
             case IconsDecoded():
                 out = self.icons.on_decoded(item, now)
+            case backup.FileWritten() | backup.FileRead():
+                out = backup.on_file(self, item, now)
+            case FetchProgress() | SoundFetched() | FetchFailed():
+                out = self.importer.on_input(self, item)
             case CatalogLoaded(catalog=catalog):
                 self.catalog = catalog
                 self.props.set_texts(catalog)
@@ -186,6 +194,7 @@ class CueboardCore:
         self.board.audio_granted = granted.audio
         self.granted_overlays = granted.overlays
         self.granted_bus = tuple(granted.bus)
+        self.granted_network = granted.network
         self.content_root = c.welcome.content_root
         self.catalog = c.catalog
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
@@ -280,6 +289,7 @@ class CueboardCore:
         out = self.tracker.connection_lost(now)
         self.board.connection_lost()
         self.icons.connection_lost()
+        self.importer.ticket = None  # the download ended with the connection's tasks
         self.board.set_status("status.reconnecting", StatusLevel.WARN)
         return out
 
@@ -314,7 +324,7 @@ class CueboardCore:
         if not scanned.folder_exists:
             folder = str(library.root)
             out.append(Notice("status.folder_missing", StatusLevel.WARN, {"folder": folder}))
-        return out + self.load_ahead(now)
+        return out + self.load_ahead(now) + self.importer.after_scan(self, now)
 
     def load_ahead(self, now: float) -> list[Effect]:
         """The visible page changed (or the library): its icons and sounds come first."""

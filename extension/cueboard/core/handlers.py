@@ -13,6 +13,7 @@ from cueboard.commands import favourite_command, slot_of
 from cueboard.contract import StatusLevel
 from vxp.models import audio, commands, events, kv
 
+from .bus_api import on_bus
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .inputs import LoadCatalog
@@ -49,7 +50,7 @@ def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
             core.props.panel_hidden(panel)
             return []
         case events.AudioLoaded(sound=sound, outcome=outcome):
-            return board.on_audio_loaded(sound, outcome, now)
+            return board.on_audio_loaded(sound, outcome, now) + core.importer.after_load(core)
         case events.SettingsChanged(key=key, value=value):
             return on_setting(core, key, value, now)
         case events.LocaleChanged(locale=locale):
@@ -126,26 +127,6 @@ def write_setting(core: CueboardCore, key: str, value: Any, now: float) -> list[
     if key == "mic_enabled" and value:
         out += core.pre_arm(now)
     return out
-
-
-def on_bus(core: CueboardCore, topic: str, payload: Any, now: float) -> list[Effect]:
-    board = core.board
-    prefix = f"ext.{core.ext_id}.cmd."
-    if not topic.startswith(prefix):
-        return []
-    verb = topic.removeprefix(prefix)
-    body: dict[str, Any] = payload if isinstance(payload, dict) else {}  # pyright: ignore[reportUnknownVariableType]
-    rel = body.get("path")
-    fav = body.get("favourite")
-    if isinstance(fav, str):
-        rel = core.prefs.favourites().get(fav)
-    if verb == "play" and isinstance(rel, str):
-        return board.press(rel, now)
-    if verb == "stop" and isinstance(rel, str):
-        return board.stop(rel, now)
-    if verb == "stop-all":
-        return board.stop_all(now)
-    return [Log(logging.DEBUG, f"bus {verb}: ignored")]
 
 
 def set_favourite(core: CueboardCore, rel: str, on: bool, now: float) -> list[Effect]:
@@ -326,7 +307,7 @@ def register(core: CueboardCore) -> None:
         if key not in board.states:
             return []
         core.changed()
-        return core.prefs.update(key, core.now, loop=value)
+        return core.prefs.update(key, core.now, mode="loop" if value else None)
 
     @on("dash-tab", "set-sound-favourite")
     def favourite(key: str, value: bool) -> list[Effect]:

@@ -102,9 +102,10 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
         st.retried_cache_full = False
         st.duration_ms = outcome.duration_ms
         pressed, st.press_at = st.press_at, None
+        once, st.press_options = st.press_options, None
         board.changed = True
         if pressed is not None and now - pressed <= PLAY_ON_LOAD_S:
-            return board.play_state(st, now)
+            return board.play_state(st, now, once)
         return []
     if isinstance(outcome, audio.LoadFailed):
         if outcome.code == "cache_full":

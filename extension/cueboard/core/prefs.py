@@ -22,7 +22,7 @@ from vxp.models import kv
 from .effects import Effect, Log, Wake
 from .tracker import Outcome, Tracker
 
-__all__ = ["Prefs", "SoundPrefs", "key_for"]
+__all__ = ["MODES", "Prefs", "SoundPrefs", "key_for"]
 
 SCHEMA_KEY = "schema"
 SCHEMA_VERSION = 1
@@ -35,10 +35,15 @@ LOAD_WINDOW = 16  # kv gets in flight at once while loading
 WAKE = "prefs.flush"
 
 
+MODES = ("mix", "toggle", "stop_others", "loop")
+"""A sound's play mode; a sound without one follows the global ``overlap`` setting."""
+
+
 @dataclass(frozen=True, slots=True)
 class SoundPrefs:
     gain: int = DEFAULT_GAIN  # the sound's own gain, multiplied with the channel's setting
-    loop: bool = False
+    mode: str | None = None  # one of MODES; None follows the global overlap setting
+    mic_gain: int | None = None  # the sound's own gain into the mic; None: linked to gain
     favourite: str | None = None  # the slug of its fav-<slug> command
     slot: int | None = None  # a fixed slot binding on its page, if any
 
@@ -46,12 +51,18 @@ class SoundPrefs:
     def is_default(self) -> bool:
         return self == SoundPrefs()
 
+    @property
+    def own_mic_gain(self) -> int:
+        return self.gain if self.mic_gain is None else self.mic_gain
+
     def to_record(self, rel_path: str | None = None) -> dict[str, Any]:
         rec: dict[str, Any] = {}
         if self.gain != DEFAULT_GAIN:
             rec["g"] = self.gain
-        if self.loop:
-            rec["l"] = 1
+        if self.mode is not None:
+            rec["m"] = MODES.index(self.mode)
+        if self.mic_gain is not None:
+            rec["k"] = self.mic_gain
         if self.favourite is not None:
             rec["f"] = self.favourite
         if self.slot is not None:
@@ -62,18 +73,36 @@ class SoundPrefs:
 
     @classmethod
     def from_record(cls, rec: Any) -> SoundPrefs:
+        """Anything kv holds gives a record: a field out of range or of the wrong type is
+        its default. A record of the first schema's loop flag (``l``) reads as loop mode."""
         if not isinstance(rec, dict):
             return cls()
         data: dict[str, Any] = rec  # pyright: ignore[reportUnknownVariableType]
         gain = data.get("g", DEFAULT_GAIN)
+        mic = data.get("k")
+        mode = data.get("m")
         fav = data.get("f")
         slot = data.get("b")
+        if type(mode) is int and 0 <= mode < len(MODES):
+            own_mode: str | None = MODES[mode]
+        else:
+            own_mode = "loop" if data.get("l") else None
         return cls(
-            gain=gain if type(gain) is int and 0 <= gain <= 100 else DEFAULT_GAIN,
-            loop=bool(data.get("l", 0)),
+            gain=gain if _is_pct(gain) else DEFAULT_GAIN,
+            mode=own_mode,
+            mic_gain=mic if _is_pct(mic) else None,
             favourite=fav if isinstance(fav, str) else None,
             slot=slot if type(slot) is int else None,
         )
+
+
+def _is_pct(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= 100
+
+
+def is_old_record(rec: Any) -> bool:
+    """A record that still holds the first schema's loop flag: it is written again."""
+    return isinstance(rec, dict) and "l" in rec
 
 
 def key_for(rel_path: str) -> str:
@@ -133,6 +162,9 @@ class Prefs:
             )
         if not self._reading and not self._to_read and self.loading:
             self.loading, self.loaded = False, True
+            if self._dirty and self._flush_at is None:  # records read in an older shape
+                self._flush_at = now + FLUSH_DELAY_S
+                out.append(Wake(WAKE, self._flush_at))
             out += self._on_loaded(now)
         return out
 
@@ -153,6 +185,8 @@ class Prefs:
             rel = path if isinstance(path, str) else None
         if rel is not None and rel not in self.prefs:  # a change made while loading wins
             self.prefs[rel] = SoundPrefs.from_record(rec)
+            if is_old_record(rec):
+                self._dirty.add(rel)
 
     # -- the records ----------------------------------------------------------------------
 

@@ -31,11 +31,24 @@ from .policy import Action
 from .prefs import Prefs
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = ["Playing", "SoundState", "Soundboard"]
+__all__ = ["MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
 
 PLAYS_KEPT = 256
 
 type Targets = tuple[tuple[str, int], ...]
+
+MODE_OF_OVERLAP = {"overlap": "mix", "toggle": "toggle", "stop_others": "stop_others"}
+
+
+@dataclass(frozen=True, slots=True)
+class PressOptions:
+    """What one press may carry for itself alone (a bus message): a mode and gains that
+    replace the sound's own for this play."""
+
+    mode: str | None = None
+    gain: int | None = None
+    mic_gain: int | None = None
+    request_id: str | int | None = None  # echoed in what the play publishes
 
 
 @dataclass
@@ -47,6 +60,7 @@ class SoundState:
     duration_ms: int | None = None
     fingerprint: tuple[int, int] | None = None  # of the file that was loaded
     press_at: float | None = None  # a press waiting for the load to finish
+    press_options: PressOptions | None = None  # what that press carried for itself
     retried_cache_full: bool = False
     reloaded: bool = False  # loaded again after unknown_sound: a second one is final
     failed_at: float = 0.0  # when the last load failed
@@ -164,30 +178,39 @@ class Soundboard:
         return loading.on_audio_loaded(self, sound_id, outcome, now)
 
     # -- playing ---------------------------------------------------------------------------
-    def targets(self, rel: str) -> Targets:
-        """soundboard at its gain x the sound's gain, mic likewise when enabled (0-100 ints)."""
-        own = self.prefs.get(rel).gain
-        s = self.settings
-        if s.mic_enabled:
-            return (
-                ("soundboard", round(s.soundboard_gain * own / 100)),
-                ("mic", round(s.mic_gain * own / 100)),
-            )
-        return (("soundboard", round(s.soundboard_gain * own / 100)),)
+    def mode_of(self, rel: str, once: PressOptions | None = None) -> str:
+        """The sound's own mode, else the one the global ``overlap`` setting names."""
+        if once is not None and once.mode is not None:
+            return once.mode
+        own = self.prefs.get(rel).mode
+        return own if own is not None else MODE_OF_OVERLAP.get(self.settings.overlap, "mix")
 
-    def press(self, rel: str, now: float) -> list[Effect]:
-        """A button, a bound command or a bus message asked for ``rel``."""
+    def targets(self, rel: str, once: PressOptions | None = None) -> Targets:
+        """Each channel at its global gain x the sound's own gain for it (0-100 ints); the
+        mic only while it is enabled."""
+        prefs = self.prefs.get(rel)
+        own = prefs.gain if once is None or once.gain is None else once.gain
+        own_mic = prefs.own_mic_gain if once is None or once.mic_gain is None else once.mic_gain
+        s = self.settings
+        board = ("soundboard", round(s.soundboard_gain * own / 100))
+        if s.mic_enabled:
+            return (board, ("mic", round(s.mic_gain * own_mic / 100)))
+        return (board,)
+
+    def press(self, rel: str, now: float, once: PressOptions | None = None) -> list[Effect]:
+        """A button, a bound command or a bus message asked for ``rel``. A press while it
+        plays starts it again (mix, stop others: vrOS replaces a sound's playback, AUD-22) or
+        stops it (toggle, loop)."""
         st = self.states.get(rel)
         if st is None:
             return []
+        stops_it = self.mode_of(rel, once) in ("toggle", "loop")
+        if stops_it and rel in self.playing:
+            return self.stop(rel, now)
         if st.status == "loaded":
-            if self.settings.overlap == "toggle" and rel in self.playing:
-                return self.stop(rel, now)
-            return self.play_state(st, now)
+            return self.play_state(st, now, once)
         if not self.audio_granted:
             return [Notice("status.no_audio_grant")]
-        if self.settings.overlap == "toggle" and rel in self.playing:
-            return self.stop(rel, now)
         if st.status == "too_large":
             return []
         same_file = st.fingerprint == st.sound.fingerprint
@@ -197,18 +220,26 @@ class Soundboard:
             params = {"name": st.sound.name, "code": st.code or ""}
             return [Notice("status.load_failed", StatusLevel.ERROR, params)]
         st.press_at = now
+        st.press_options = once
         self.changed = True
         if st.status != "loading":
             return self.ensure_loaded(rel, now, pressed=True)
         return []
 
-    def play_state(self, st: SoundState, now: float) -> list[Effect]:
+    def play_state(
+        self, st: SoundState, now: float, once: PressOptions | None = None
+    ) -> list[Effect]:
         sound_id = st.sound_id
         if sound_id is None:
             return []
         rel = st.sound.rel_path
-        looping = self.prefs.get(rel).loop
-        targets = self.targets(rel)
+        mode = self.mode_of(rel, once)
+        looping = mode == "loop"
+        targets = self.targets(rel, once)
+        out: list[Effect] = []
+        if mode == "stop_others":  # first, so the new sound starts alone
+            for other in [r for r in self.playing if r != rel]:
+                out += self.stop(other, now)
         key = (sound_id, targets, looping)
         prepared = self._plays.get(key)
         if prepared is None:
@@ -222,15 +253,23 @@ class Soundboard:
                 self._plays.clear()
             self._plays[key] = prepared
 
-        def done(outcome: Outcome) -> list[Effect]:
-            return self._played(st, sound_id, targets, looping, outcome)
+        request_id = once.request_id if once is not None else None
 
-        return self.tracker.request(
+        def done(outcome: Outcome) -> list[Effect]:
+            return self._played(st, sound_id, targets, looping, outcome, request_id)
+
+        return out + self.tracker.request(
             now, "audio", prepared, expect=audio.AudioOk, done=done, user_asked=True
         )
 
     def _played(
-        self, st: SoundState, sound_id: str, targets: Targets, looping: bool, outcome: Outcome
+        self,
+        st: SoundState,
+        sound_id: str,
+        targets: Targets,
+        looping: bool,
+        outcome: Outcome,
+        request_id: str | int | None,
     ) -> list[Effect]:
         rel = st.sound.rel_path
         action = outcome.rule.action if outcome.rule is not None else None
@@ -252,22 +291,18 @@ class Soundboard:
         st.last_played = now
         ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000
         self.playing[rel] = Playing(rel, now, looping, targets, ends)
-        self.published.append(("played", {"name": st.sound.name, "path": rel}))
+        self.published.append(("played", _echo({"name": st.sound.name, "path": rel}, request_id)))
         self.changed = True
         gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
-        out: list[Effect] = [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")]
-        if self.settings.overlap == "stop_others":
-            for other in [r for r in self.playing if r != rel]:
-                out += self.stop(other, now)
-        return out
+        return [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")]
 
-    def stop(self, rel: str, now: float) -> list[Effect]:
+    def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
         st = self.states.get(rel)
         self.playing.pop(rel, None)
         self.changed = True
         if st is None or st.sound_id is None:
             return []
-        self.published.append(("stopped", {"name": st.sound.name, "path": rel}))
+        self.published.append(("stopped", _echo({"name": st.sound.name, "path": rel}, request_id)))
         return self.tracker.request(
             now, "audio", audio.AudioStop, expect=audio.AudioOk, user_asked=True,
             sound=st.sound_id,
@@ -341,3 +376,7 @@ class Soundboard:
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
         self.changed = True
+
+
+def _echo(payload: dict[str, Any], request_id: str | int | None) -> dict[str, Any]:
+    return payload if request_id is None else {**payload, "request_id": request_id}

@@ -148,7 +148,7 @@ def dash_values(
                 s.rel_path,
                 s.name,
                 prefs.gain,
-                prefs.loop,
+                prefs.mode == "loop",
                 s.rel_path in fav_rels,
                 int(slot_state(board, s.rel_path)[0]),
             )
@@ -178,7 +178,7 @@ def dash_values(
                 "selected-key": st.sound.rel_path,
                 "selected-name": st.sound.name,
                 "selected-gain": prefs.gain,
-                "selected-looping": prefs.loop,
+                "selected-looping": prefs.mode == "loop",
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
             }

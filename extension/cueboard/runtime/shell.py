@@ -19,6 +19,7 @@ import anyio.abc
 
 import vxp
 from cueboard.core.app import CueboardCore
+from cueboard.core.backup import ReadFile, WriteFile
 from cueboard.core.effects import Failure, Log, Reply, Send, Tick, Wake
 from cueboard.core.icons import DecodeIcons
 from cueboard.core.inputs import (
@@ -29,10 +30,13 @@ from cueboard.core.inputs import (
     Scan,
     Watch,
 )
+from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 from cueboard.i18n import Catalog
 from vxp.client import Pending
 
+from . import files
 from .failures import failure_of
+from .imports import Downloads
 from .workers import Workers
 
 log = logging.getLogger("cueboard")
@@ -48,6 +52,7 @@ class Shell:
         self.client: vxp.Client | None = None
         self.exit_code: int | None = None
         self.workers = Workers(self.feed)
+        self.downloads = Downloads(self.feed)
         self._timers: dict[str, float] = {}
         self._unsent: list[Send] = []
         self._timer_changed: anyio.Event | None = None
@@ -103,6 +108,16 @@ class Shell:
                     self.workers.watch(root)
                 case DecodeIcons() if tg is not None:
                     tg.start_soon(self.workers.decode, effect)
+                case FetchSound() if tg is not None:
+                    self.downloads.start(tg, effect, self.core.sounds_folder())
+                case CancelFetch():
+                    self.downloads.cancel(effect)
+                case DiscardSound() if tg is not None:
+                    self.downloads.discard(tg, effect, self.core.sounds_folder())
+                case WriteFile() if tg is not None:
+                    tg.start_soon(files.write_file, effect, self.feed)
+                case ReadFile() if tg is not None:
+                    tg.start_soon(files.read_file, effect, self.feed)
                 case LoadCatalog(locale=locale):
                     self.feed(CatalogLoaded(Catalog.load(locale)))
                 case Exit(code=code):

@@ -16,6 +16,7 @@ from typing import Any
 
 from cueboard.asset_table import AssetRef
 from cueboard.core.app import CueboardCore
+from cueboard.core.backup import FileRead, FileWritten, ReadFile, WriteFile
 from cueboard.core.effects import Failure, HostFailure, Log, Reply, Send, Tick, Wake
 from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
@@ -27,6 +28,7 @@ from cueboard.core.inputs import (
     Scanned,
     Watch,
 )
+from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
@@ -234,6 +236,7 @@ class Driver:
         self.exit: int | None = None
         self.locale = locale
         self.on_send: Callable[[Send], None] | None = None
+        self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -263,8 +266,15 @@ class Driver:
                     queue += self.core.handle(CatalogLoaded(Catalog.load(locale)), self.now)
                 case Exit(code=code):
                     self.exit = code
-                case Watch():
+                case Watch() | FetchSound() | CancelFetch() | DiscardSound():
                     self.jobs.append(effect)
+                case WriteFile(path=path, text=text, purpose=purpose, request_id=rid):
+                    self.files[path] = text
+                    queue += self.core.handle(FileWritten(purpose, rid, None), self.now)
+                case ReadFile(path=path, purpose=purpose, request_id=rid):
+                    text = self.files.get(path)
+                    missing = "missing" if text is None else None
+                    queue += self.core.handle(FileRead(purpose, rid, text, missing), self.now)
                 case _:
                     raise AssertionError(f"an effect the runtime does not know: {effect!r}")
 

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from cueboard.core.effects import Effect, Reply, Send, Tickets
-from cueboard.core.prefs import Prefs, SoundPrefs, key_for
+from cueboard.core.prefs import FLUSH_DELAY_S, MODES, Prefs, SoundPrefs, key_for
 from cueboard.core.tracker import Tracker
 from vxp.models import kv as kvm
 
@@ -59,11 +59,40 @@ def _store(kv: DictKv) -> tuple[Prefs, Any]:
 
 
 def test_record_roundtrip_and_defaults_are_empty() -> None:
-    p = SoundPrefs(gain=80, loop=True, favourite="airhorn", slot=3)
-    assert SoundPrefs.from_record(p.to_record()) == p
+    for mode in MODES:
+        p = SoundPrefs(gain=80, mode=mode, mic_gain=30, favourite="airhorn", slot=3)
+        assert SoundPrefs.from_record(p.to_record()) == p
     assert SoundPrefs().to_record() == {}
-    assert SoundPrefs.from_record({"g": 500, "l": 1}) == SoundPrefs(loop=True)
+    assert SoundPrefs.from_record({"g": 500, "k": -1, "m": 9}) == SoundPrefs()
+    assert SoundPrefs.from_record({"k": True, "m": "loop"}) == SoundPrefs()
     assert SoundPrefs.from_record("garbage") == SoundPrefs()
+
+
+def test_a_stored_loop_flag_reads_as_loop_mode_and_is_written_again_in_the_new_shape() -> None:
+    kv = DictKv()
+    kv.data = {"schema": 1, "s:a.wav": {"l": 1, "g": 70}, "s:b.wav": {"g": 50}}
+    store, drive = _store(kv)
+    effects = store.load(0.0)
+    drive(effects)
+    assert store.get("a.wav") == SoundPrefs(gain=70, mode="loop")
+    assert store.pending == 1  # a.wav only: b.wav is already in today's shape
+    drive(store.on_tick(FLUSH_DELAY_S))
+    assert kv.data["s:a.wav"] == {"g": 70, "m": MODES.index("loop")}
+    assert kv.data["s:b.wav"] == {"g": 50}
+
+
+def test_ten_thousand_sounds_with_every_setting_stay_under_the_quota() -> None:
+    """A mode and separate gains on every sound of a large library still fit kv's 1 MiB soft
+    quota (docs/protocol-notes.md#r30)."""
+    kv = DictKv()
+    store, drive = _store(kv)
+    drive(store.load(0.0))
+    for n in range(10_000):
+        rel = f"Folder {n % 40:02d}/Some longer sound name {n:05d}.ogg"
+        store.update(rel, 0.0, gain=55, mic_gain=35, mode=MODES[n % len(MODES)])
+    drive(store.flush(0.0))
+    assert kv.bytes() - kv.sizes["schema"] == store.kv_bytes()
+    assert kv.bytes() < 1024 * 1024
 
 
 def test_long_paths_are_hashed_within_the_key_limit() -> None:

@@ -169,7 +169,7 @@ def test_prefs_changes_are_written_coalesced_one_key_each() -> None:
     d.advance(FLUSH_DELAY_S)
     assert len(d.host.of("kv.set")) == before + 2
     assert d.host.kv["s:01 Beep.wav"] == {"g": 30}
-    assert d.host.kv["s:02 Boop.wav"] == {"l": 1}
+    assert d.host.kv["s:02 Boop.wav"] == {"m": 3}  # loop mode
 
 
 def test_toggle_mic_writes_the_setting_to_kv_and_arms_the_mic() -> None:

@@ -281,6 +281,24 @@ class DeckCore:
                 notice = (yield from sessions.set_slot(st, slot, per_session)) or notice
         return notice
 
+    # -- backup ---------------------------------------------------------------------------
+
+    def backup(self) -> dict[str, Any]:
+        """The deck in a backup file: its options, and each remembered slot's title and
+        options for the user's reference. Never a URL: those are credentials."""
+        st = self._state
+        slots = {
+            key: {"title": slot.title, **as_record(slot.options)}
+            for key, slot in sorted(st.slots.items())
+            if slot.in_use or slot.title
+        }
+        return {"options": as_record(st.options), "slots": slots}
+
+    def restore(self, backup: dict[str, Any]) -> list[Effect]:
+        """The options of a backup; a slot cannot be restored without its URL."""
+        options = fields_of(backup.get("options"), DeckOptions)
+        return self.set_defaults(**options) if options else []
+
     # -- events -----------------------------------------------------------------------------
 
     def event(self, event: object) -> list[Effect] | None:

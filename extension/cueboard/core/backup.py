@@ -1,0 +1,237 @@
+"""A board in one file: every per-sound setting and the deck's options, to move to a new PC.
+
+The file is ``cueboard-backup.json`` in ``Cueboard/`` under the vrOS content folder, or in the
+sounds folder itself when there is no content folder. It is the only file a restore reads: a
+bus message asks for a backup or a restore, never names a path. Deck URLs are credentials and
+are never written; the deck's slot titles and options are, for the user's reference, and its
+defaults are restored. Sounds are matched by their path relative to the sounds folder; what
+did not match is reported, not dropped silently. The file carries a format name and a version:
+a file from a newer Cueboard, or one that is not a backup, gets a clear answer, never a crash.
+
+The core decides; the runtime writes the file whole (a temporary file renamed over it) and
+reads it back, as :class:`WriteFile` and :class:`ReadFile` jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cueboard.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
+from cueboard.contract import StatusLevel
+
+from .effects import Effect, Log, Notice
+from .prefs import MODES, SoundPrefs
+
+if TYPE_CHECKING:
+    from .app import CueboardCore
+
+__all__ = [
+    "BACKUP_NAME",
+    "FORMAT",
+    "VERSION",
+    "FileRead",
+    "FileWritten",
+    "ReadFile",
+    "WriteFile",
+    "backup_path",
+    "export_board",
+    "import_board",
+    "on_file",
+]
+
+BACKUP_NAME = "cueboard-backup.json"
+FORMAT = "cueboard-backup"
+VERSION = 1
+UNMATCHED_LISTED = 100  # in a bus reply; the count is always whole
+EXPORT, IMPORT = "backup.export", "backup.import"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteFile:
+    """Write ``text`` to ``path`` whole, or not at all; report :class:`FileWritten`."""
+
+    path: Path
+    text: str
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFile:
+    """Read ``path`` as UTF-8 (at most a few MiB); report :class:`FileRead`."""
+
+    path: Path
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileWritten:
+    purpose: str
+    request_id: str | int | None
+    error: str | None  # the OS's reason, in words; None when written
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    purpose: str
+    request_id: str | int | None
+    text: str | None
+    error: str | None  # "missing", or the OS's reason in words
+
+
+def backup_path(core: CueboardCore) -> Path:
+    if core.content_root:
+        return Path(core.content_root) / "Cueboard" / BACKUP_NAME
+    return core.sounds_folder() / BACKUP_NAME
+
+
+def export_board(core: CueboardCore, request_id: str | int | None = None) -> list[Effect]:
+    sounds: dict[str, dict[str, Any]] = {}
+    for rel, prefs in sorted(core.prefs.prefs.items()):
+        if not prefs.is_default:
+            sounds[rel] = _sound_entry(prefs)
+    document = {"format": FORMAT, "version": VERSION, "sounds": sounds, "deck": core.deck.backup()}
+    text = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return [WriteFile(backup_path(core), text, EXPORT, request_id)]
+
+
+def import_board(core: CueboardCore, request_id: str | int | None = None) -> list[Effect]:
+    return [ReadFile(backup_path(core), IMPORT, request_id)]
+
+
+def on_file(core: CueboardCore, item: FileWritten | FileRead, now: float) -> list[Effect]:
+    if isinstance(item, FileWritten):
+        return _written(core, item)
+    return _read(core, item, now)
+
+
+def _written(core: CueboardCore, item: FileWritten) -> list[Effect]:
+    name = BACKUP_NAME
+    if item.error is not None:
+        _reply(core, "error", item.request_id, topic="cmd.export", code="io", reason=item.error)
+        return [Notice("backup.write_failed", StatusLevel.ERROR, {"file": name})]
+    count = sum(1 for p in core.prefs.prefs.values() if not p.is_default)
+    _reply(core, "exported", item.request_id, file=name, sounds=count)
+    return [Notice("backup.written", StatusLevel.INFO, {"file": name, "count": count})]
+
+
+def _read(core: CueboardCore, item: FileRead, now: float) -> list[Effect]:
+    name = BACKUP_NAME
+    problem = _problem(item)
+    document: dict[str, Any] = {}
+    if problem is None:
+        document, problem = _document(item.text or "")
+    if problem is not None:
+        key, code = problem
+        _reply(core, "error", item.request_id, topic="cmd.import", code=code, reason=key)
+        return [Notice(key, StatusLevel.ERROR, {"file": name})]
+    restored, unmatched, out = _restore(core, document, now)
+    _reply(
+        core, "imported", item.request_id,
+        restored=restored, unmatched=len(unmatched), unmatched_paths=unmatched[:UNMATCHED_LISTED],
+    )  # fmt: skip
+    level = StatusLevel.WARN if unmatched else StatusLevel.INFO
+    params = {"count": restored, "missing": len(unmatched)}
+    key = "backup.restored_some" if unmatched else "backup.restored"
+    return [*out, Notice(key, level, params), Log(logging.INFO, f"restored {restored} sounds")]
+
+
+def _problem(item: FileRead) -> tuple[str, str] | None:
+    if item.error == "missing":
+        return "backup.missing", "not_found"
+    if item.error is not None:
+        return "backup.read_failed", "io"
+    return None
+
+
+def _document(text: str) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    try:
+        data: Any = json.loads(text)
+    except ValueError:
+        return {}, ("backup.not_a_backup", "invalid")
+    if not isinstance(data, dict):
+        return {}, ("backup.not_a_backup", "invalid")
+    document: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    version = document.get("version")
+    if document.get("format") != FORMAT or type(version) is not int or version < 1:
+        return {}, ("backup.not_a_backup", "invalid")
+    if version > VERSION:
+        return {}, ("backup.too_new", "unsupported_version")
+    return document, None
+
+
+def _restore(
+    core: CueboardCore, document: dict[str, Any], now: float
+) -> tuple[int, list[str], list[Effect]]:
+    sounds: Any = document.get("sounds")
+    entries: dict[str, Any] = sounds if isinstance(sounds, dict) else {}  # pyright: ignore[reportUnknownVariableType]
+    restored, unmatched, out = 0, list[str](), list[Effect]()
+    for rel, entry in entries.items():
+        if rel not in core.board.states:
+            unmatched.append(rel)
+            continue
+        wanted = _prefs_of(entry)
+        favourite = _free_favourite(core, rel, wanted.favourite)
+        before = core.prefs.get(rel).favourite
+        out += core.prefs.update(
+            rel, now, gain=wanted.gain, mic_gain=wanted.mic_gain, mode=wanted.mode,
+            slot=wanted.slot, favourite=before or favourite,
+        )  # fmt: skip
+        if before is None and favourite is not None and core.connected:
+            out += core.register_command(favourite_command(favourite), now, user_asked=True)
+        restored += 1
+    deck: Any = document.get("deck")
+    if isinstance(deck, dict):
+        out += core.deck_effects(core.deck.restore(deck), now)  # pyright: ignore[reportUnknownArgumentType]
+    core.changed()
+    return restored, unmatched, out
+
+
+def _free_favourite(core: CueboardCore, rel: str, slug: str | None) -> str | None:
+    """The backup's slug, when it is still free and a binding is left: users bound it."""
+    if slug is None or not SLUG_RE.match(slug):
+        return None
+    favourites = core.prefs.favourites()
+    if slug in favourites or len(favourites) >= MAX_FAVOURITES:
+        return None
+    return slug
+
+
+def _sound_entry(prefs: SoundPrefs) -> dict[str, Any]:
+    entry: dict[str, Any] = {"gain": prefs.gain}
+    if prefs.mic_gain is not None:
+        entry["mic_gain"] = prefs.mic_gain
+    if prefs.mode is not None:
+        entry["mode"] = prefs.mode
+    if prefs.favourite is not None:
+        entry["favourite"] = prefs.favourite
+    if prefs.slot is not None:
+        entry["slot"] = prefs.slot
+    return entry
+
+
+def _prefs_of(entry: Any) -> SoundPrefs:
+    """A backup entry read as kv's record is: a field of the wrong type is its default."""
+    if not isinstance(entry, dict):
+        return SoundPrefs()
+    data: dict[str, Any] = entry  # pyright: ignore[reportUnknownVariableType]
+    mode = data.get("mode")
+    record = {
+        "g": data.get("gain"),
+        "k": data.get("mic_gain"),
+        "m": MODES.index(mode) if mode in MODES else None,
+        "f": data.get("favourite"),
+        "b": data.get("slot"),
+    }
+    return SoundPrefs.from_record({k: v for k, v in record.items() if v is not None})
+
+
+def _reply(core: CueboardCore, kind: str, request_id: str | int | None, **payload: Any) -> None:
+    if request_id is not None:
+        payload["request_id"] = request_id
+    core.board.published.append((kind, payload))

@@ -1,0 +1,59 @@
+"""Backup and restore end to end: a board written to the backup file by one vrOS install and
+restored into another (a fresh kv store), through bus messages to the real process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vrosdev.host.namespaces.kv import KvStore
+
+from .harness import run_cueboard, tone
+
+pytestmark = pytest.mark.slow
+
+CMD = "bus-publish ext.com.cueboard.soundboard.cmd."
+
+
+def _content(tmp: Path) -> Path:
+    content = tmp / "content"
+    sounds = content / "Cueboard" / "Sounds"
+    tone(sounds / "01 Beep.wav", freq=1000)
+    tone(sounds / "Memes" / "Vine.wav", freq=700)
+    return content
+
+
+def _records(state: Path) -> dict[str, object]:
+    store = KvStore(state / "kv" / "com.cueboard.soundboard.jsonl")
+    return {k: v for k, v in store.values.items() if k.startswith("s:")}
+
+
+def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) -> None:
+    content = _content(tmp_path)
+    first = run_cueboard(
+        tmp_path / "old",
+        "settle\n"
+        f'{CMD}set {{"path": "01 Beep.wav", "gain": 40, "mic_gain": 10, "mode": "toggle"}}\n'
+        'click dash-tab set-sound-looping ["Memes/Vine.wav", true]\n'
+        f'{CMD}export {{"request_id": "b"}}\n'
+        "sleep 1\n",
+        content=content,
+    )
+    assert first.code == 0
+    backup = content / "Cueboard" / "cueboard-backup.json"
+    document = json.loads(backup.read_text(encoding="utf-8"))
+    assert set(document["sounds"]) == {"01 Beep.wav", "Memes/Vine.wav"}
+    assert not list(backup.parent.glob(".*.partial"))
+    second = run_cueboard(
+        tmp_path / "new", f'settle\n{CMD}import {{"request_id": "r"}}\nsleep 1\n', content=content
+    )
+    assert second.code == 0
+    assert _records(second.state) == _records(first.state)
+    replies = [
+        f["params"]["payload"]
+        for f in second.sent("bus", "publish")
+        if f["params"]["topic"].endswith(".imported")
+    ]
+    assert replies == [{"restored": 2, "unmatched": 0, "unmatched_paths": [], "request_id": "r"}]
