@@ -121,6 +121,7 @@ class _Handler(BaseHTTPRequestHandler):
 class Tls:
     server: TlsServer
     client_context: ssl.SSLContext  # trusts the test authority, and nothing else
+    authority_pem: bytes  # the test authority's certificate, for a process's SSL_CERT_FILE
 
 
 @contextmanager
@@ -132,7 +133,7 @@ def tls_server() -> Iterator[Tls]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Tls(server, _only(authority))
+        yield Tls(server, _only(authority), authority.cert_pem.bytes())
     finally:
         server.release.set()
         server.shutdown()

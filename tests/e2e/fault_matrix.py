@@ -75,7 +75,7 @@ def session_script() -> str:
         "settle",
         f"click dash-tab select-sound [{ding}]",
         f"click dash-tab set-sound-gain [{ding}, 60]",
-        f"click dash-tab set-sound-looping [{ding}, true]",
+        f"click dash-tab set-sound-mode [{ding}, 4]",
         f"click dash-tab set-sound-favourite [{ding}, true]",
         'click dash-tab library-search ["Beep"]',
         "click dash-tab library-page-next",

@@ -36,7 +36,7 @@ def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) 
         tmp_path / "old",
         "settle\n"
         f'{CMD}set {{"path": "01 Beep.wav", "gain": 40, "mic_gain": 10, "mode": "toggle"}}\n'
-        'click dash-tab set-sound-looping ["Memes/Vine.wav", true]\n'
+        'click dash-tab set-sound-mode ["Memes/Vine.wav", 4]\n'
         f'{CMD}export {{"request_id": "b"}}\n'
         "sleep 1\n",
         content=content,

@@ -62,7 +62,7 @@ def _expected_before_the_last_second() -> dict[str, dict[str, Any]]:
     for i in range(SOUNDS):
         rec: dict[str, Any] = {"g": _gain(ROUNDS - 1, i)}
         if i % 5 == 0:
-            rec["l"] = 1
+            rec["m"] = 3  # loop mode
         out[f"s:{_name(i)}"] = rec
     return out
 
@@ -78,7 +78,7 @@ def _first_session() -> str:
         for i in range(SOUNDS):
             steps.append(_click("set-sound-gain", _name(i), _gain(r, i)))
             if r == 0 and i % 5 == 0:
-                steps.append(_click("set-sound-looping", _name(i), True))
+                steps.append(_click("set-sound-mode", _name(i), 4))
     steps.append("sleep 1.5")  # everything above was made at least 1 s before the kill
     steps += [_click("set-sound-gain", key[2:], g) for key, g in _late_gains().items()]
     steps += ["kill", "sleep 0.3"]

@@ -128,7 +128,7 @@ def test_shutting_down_during_slow_loads_flushes_pending_kv_writes_and_exits_zer
         tmp_path,
         "sleep 1.0\n"
         'click dash-tab set-sound-gain ["01 Tone.wav", 41]\n'
-        'click dash-tab set-sound-looping ["02 Tone.wav", true]\n',
+        'click dash-tab set-sound-mode ["02 Tone.wav", 4]\n',
         content=_library(tmp_path),
         delays=["audio.load=1.2"],
     )

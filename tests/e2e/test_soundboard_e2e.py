@@ -121,7 +121,7 @@ def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
             "settle",
             'click dash-tab set-sound-gain ["01 Beep.wav", 55]',
             'click dash-tab set-sound-gain ["02 Boop.wav", 66]',
-            'click dash-tab set-sound-looping ["Memes/Vine.wav", true]',
+            'click dash-tab set-sound-mode ["Memes/Vine.wav", 4]',
             "sleep 1.2",
             'click dash-tab set-sound-gain ["01 Beep.wav", 77]',
             "kill",
@@ -162,7 +162,7 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
     content = _library(tmp_path)
     run = run_cueboard(
         tmp_path,
-        'settle\nclick dash-tab set-sound-looping ["01 Beep.wav", true]\n',
+        'settle\nclick dash-tab set-sound-mode ["01 Beep.wav", 4]\n',
         content=content,
     )
     assert run.code == 0
@@ -233,7 +233,7 @@ def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> 
         "\n".join(
             [
                 "settle",
-                'click dash-tab set-sound-looping ["01 Beep.wav", true]',
+                'click dash-tab set-sound-mode ["01 Beep.wav", 4]',
                 "lifecycle quitting",
                 "settle 0.2",
                 "invoke play-slot-1",

@@ -20,6 +20,16 @@ class SlotState(IntEnum):
     BROKEN = 4
 
 
+class PlayMode(IntEnum):
+    """A sound's play mode in the dash-tab (0: follow the global overlap setting)."""
+
+    DEFAULT = 0
+    MIX = 1
+    TOGGLE = 2
+    STOP_OTHERS = 3
+    LOOP = 4
+
+
 class MediaMode(IntEnum):
     HIDDEN = 0  # host older than 1.4: no media namespace
     READY = 1

@@ -345,6 +345,7 @@ class CueboardCore:
         board = self.board
         self.props.update("overlay", overlay_values(board, cat, self.icons.shown))
         dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
+        dash["import-progress"] = self.importer.progress_text(self)
         if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
             note = "" if self.granted_overlays else cat.t("dash.toast_needs_overlays")
             dash.update(

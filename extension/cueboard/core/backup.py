@@ -180,7 +180,7 @@ def _restore(
         before = core.prefs.get(rel).favourite
         out += core.prefs.update(
             rel, now, gain=wanted.gain, mic_gain=wanted.mic_gain, mode=wanted.mode,
-            slot=wanted.slot, favourite=before or favourite,
+            order=wanted.order, favourite=before or favourite,
         )  # fmt: skip
         if before is None and favourite is not None and core.connected:
             out += core.register_command(favourite_command(favourite), now, user_asked=True)
@@ -210,8 +210,8 @@ def _sound_entry(prefs: SoundPrefs) -> dict[str, Any]:
         entry["mode"] = prefs.mode
     if prefs.favourite is not None:
         entry["favourite"] = prefs.favourite
-    if prefs.slot is not None:
-        entry["slot"] = prefs.slot
+    if prefs.order is not None:
+        entry["order"] = prefs.order
     return entry
 
 
@@ -226,7 +226,7 @@ def _prefs_of(entry: Any) -> SoundPrefs:
         "k": data.get("mic_gain"),
         "m": MODES.index(mode) if mode in MODES else None,
         "f": data.get("favourite"),
-        "b": data.get("slot"),
+        "o": data.get("order"),
     }
     return SoundPrefs.from_record({k: v for k, v in record.items() if v is not None})
 

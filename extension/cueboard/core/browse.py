@@ -21,6 +21,7 @@ from pathlib import Path
 
 from cueboard.library import Library, Sound, natural_key
 
+from .ordering import OrderOf, ordered
 from .search import PAGE_SIZE, Index, entries_of, page_count, search
 
 __all__ = ["FAVOURITES", "Browser", "Folder", "Shelf", "View"]
@@ -45,18 +46,37 @@ class Shelf:
     """The library's places and its search index. Rebuilt when the library changes; told when
     the favourites do (:meth:`set_favourites`)."""
 
-    def __init__(self, library: Library | None = None) -> None:
+    def __init__(self, library: Library | None = None, order_of: OrderOf | None = None) -> None:
         self.library = library if library is not None else Library(Path("."))
-        groups: dict[str, list[Sound]] = {}
+        self._groups: dict[str, list[Sound]] = {}
         for s in self.library.sounds:
-            groups.setdefault(s.category, []).append(s)
-        self._categories = tuple(Folder(_CATEGORY + c, c, tuple(g)) for c, g in groups.items())
+            self._groups.setdefault(s.category, []).append(s)
+        self._order_of: OrderOf = order_of or (lambda rel: None)
+        self._categories = tuple(
+            Folder(_CATEGORY + c, c, ordered(g, self._order_of)) for c, g in self._groups.items()
+        )
         self._index: Index | None = None
         self._hits: dict[str, list[Sound]] = {}
         self._favourites: tuple[str, ...] = ()
         self.folders: tuple[Folder, ...] = ()
         self._starts: list[int] = []
         self._place(())
+
+    def scanned(self, category: str) -> Sequence[Sound]:
+        """A folder's sounds in the scan's order (what :mod:`.ordering` counts from)."""
+        return self._groups.get(category, ())
+
+    def reorder(self, category: str) -> None:
+        """A sound of ``category`` moved: sort that folder again (the search index stays)."""
+        folders = list(self._categories)
+        for i, folder in enumerate(folders):
+            if folder.category == category:
+                folders[i] = Folder(
+                    folder.key, category, ordered(self.scanned(category), self._order_of)
+                )
+        self._categories = tuple(folders)
+        favourites = [self.library.by_path[r] for r in self._favourites]
+        self._place(favourites)
 
     def set_favourites(self, rels: Iterable[str]) -> None:
         by_path = self.library.by_path

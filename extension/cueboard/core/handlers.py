@@ -13,10 +13,12 @@ from cueboard.commands import favourite_command, slot_of
 from cueboard.contract import StatusLevel
 from vxp.models import audio, commands, events, kv
 
+from . import sound_editor
 from .bus_api import on_bus
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .inputs import LoadCatalog
+from .sound_editor import pct
 from .tracker import Outcome
 
 if TYPE_CHECKING:
@@ -208,9 +210,6 @@ def register(core: CueboardCore) -> None:
     on = core.panel_events.on
     board = core.board
 
-    def pct(value: int) -> int:
-        return max(0, min(100, value))
-
     @on("overlay", "play-sound")
     def play_sound(key: str) -> list[Effect]:
         if key in board.states:
@@ -295,20 +294,6 @@ def register(core: CueboardCore) -> None:
         core.changed()
         return []
 
-    @on("dash-tab", "set-sound-gain")
-    def set_gain(key: str, value: int) -> list[Effect]:
-        if key not in board.states:
-            return []
-        core.changed()
-        return core.prefs.update(key, core.now, gain=pct(value))
-
-    @on("dash-tab", "set-sound-looping")
-    def set_looping(key: str, value: bool) -> list[Effect]:
-        if key not in board.states:
-            return []
-        core.changed()
-        return core.prefs.update(key, core.now, mode="loop" if value else None)
-
     @on("dash-tab", "set-sound-favourite")
     def favourite(key: str, value: bool) -> list[Effect]:
         return set_favourite(core, key, value, core.now)
@@ -321,6 +306,7 @@ def register(core: CueboardCore) -> None:
     def devices() -> list[Effect]:
         return refresh_devices(core, core.now)
 
+    sound_editor.register(core)
     _register_deck(core)
 
 

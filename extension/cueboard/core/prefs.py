@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -45,7 +46,7 @@ class SoundPrefs:
     mode: str | None = None  # one of MODES; None follows the global overlap setting
     mic_gain: int | None = None  # the sound's own gain into the mic; None: linked to gain
     favourite: str | None = None  # the slug of its fav-<slug> command
-    slot: int | None = None  # a fixed slot binding on its page, if any
+    order: float | None = None  # its place in its folder (core/ordering.py); None: the scan's
 
     @property
     def is_default(self) -> bool:
@@ -65,8 +66,8 @@ class SoundPrefs:
             rec["k"] = self.mic_gain
         if self.favourite is not None:
             rec["f"] = self.favourite
-        if self.slot is not None:
-            rec["b"] = self.slot
+        if self.order is not None:
+            rec["o"] = int(self.order) if self.order.is_integer() else self.order
         if rel_path is not None:
             rec["p"] = rel_path
         return rec
@@ -82,7 +83,7 @@ class SoundPrefs:
         mic = data.get("k")
         mode = data.get("m")
         fav = data.get("f")
-        slot = data.get("b")
+        order = data.get("o")
         if type(mode) is int and 0 <= mode < len(MODES):
             own_mode: str | None = MODES[mode]
         else:
@@ -92,8 +93,14 @@ class SoundPrefs:
             mode=own_mode,
             mic_gain=mic if _is_pct(mic) else None,
             favourite=fav if isinstance(fav, str) else None,
-            slot=slot if type(slot) is int else None,
+            order=_number(order),
         )
+
+
+def _number(value: Any) -> float | None:
+    if type(value) in (int, float) and math.isfinite(value):
+        return float(value)
+    return None
 
 
 def _is_pct(value: Any) -> bool:

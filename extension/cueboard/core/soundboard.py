@@ -27,6 +27,7 @@ from vxp.prepared import Prepared, prepare
 from . import loading
 from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
+from .ordering import move
 from .policy import Action
 from .prefs import Prefs
 from .tracker import Outcome, Tracker, notice_for
@@ -117,7 +118,7 @@ class Soundboard:
         for rel in changed:
             self.forget_load(rel)
         self.library = library
-        self.shelf = Shelf(library)
+        self.shelf = Shelf(library, self.order_of)
         self.shelf.set_favourites(self.prefs.favourites().values())
         self.changed = True
         return changed
@@ -153,6 +154,32 @@ class Soundboard:
     def open_folder(self, key: str) -> None:
         if self.browser.open(self.shelf, key):
             self.changed = True
+
+    def order_of(self, rel: str) -> float | None:
+        return self.prefs.get(rel).order
+
+    def move(self, rel: str, to: int, now: float) -> list[Effect]:
+        """Put ``rel`` at index ``to`` of its folder (``play-slot-N`` follows the order)."""
+        st = self.states.get(rel)
+        if st is None:
+            return []
+        category = st.sound.category
+        out: list[Effect] = []
+        for path, order in move(self.shelf.scanned(category), self.order_of, rel, to).items():
+            out += self.prefs.update(path, now, order=order)
+        if out or rel in self.prefs.prefs:
+            self.shelf.reorder(category)
+            self.changed = True
+        return out
+
+    def position(self, rel: str) -> tuple[int, int]:
+        """(index in its folder, how many the folder holds); (0, 0) for no such sound."""
+        st = self.states.get(rel)
+        folder = self.shelf.find("c:" + st.sound.category) if st is not None else None
+        if folder is None:
+            return 0, 0
+        sounds = [s.rel_path for s in self.shelf.folders[folder].sounds]
+        return sounds.index(rel), len(sounds)
 
     def favourites_changed(self) -> None:
         """The favourites' folder follows the preferences."""

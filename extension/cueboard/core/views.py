@@ -22,6 +22,7 @@ from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, grid_values
 from .places import place_values, tile_name
+from .prefs import MODES
 from .reasons import load_failure_key
 from .soundboard import Soundboard
 
@@ -173,12 +174,19 @@ def dash_values(
     st = board.states.get(selected or "")
     if st is not None:
         prefs = board.prefs.get(st.sound.rel_path)
+        index, count = board.position(st.sound.rel_path)
         values.update(
             {
                 "selected-key": st.sound.rel_path,
                 "selected-name": st.sound.name,
                 "selected-gain": prefs.gain,
-                "selected-looping": prefs.mode == "loop",
+                "selected-mode": MODES.index(prefs.mode) + 1 if prefs.mode else 0,
+                "selected-mic-gain": prefs.own_mic_gain,
+                "selected-gains-linked": prefs.mic_gain is None,
+                "selected-position": index + 1,
+                "selected-position-text": cat.t(
+                    "dash.position_of", position=index + 1, count=count
+                ),
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
             }
@@ -189,7 +197,11 @@ def dash_values(
                 "selected-key": "",
                 "selected-name": "",
                 "selected-gain": 100,
-                "selected-looping": False,
+                "selected-mode": 0,
+                "selected-mic-gain": 100,
+                "selected-gains-linked": True,
+                "selected-position": 0,
+                "selected-position-text": "",
                 "selected-favourite": False,
                 "selected-command": "",
             }

@@ -35,7 +35,7 @@ def _board(d: Driver) -> dict[str, SoundPrefs]:
 
 def _customise(d: Driver) -> None:
     d.click("dash-tab", "set-sound-gain", "01 Beep.wav", 35)
-    d.click("dash-tab", "set-sound-looping", "02 Boop.wav", True)
+    d.click("dash-tab", "set-sound-mode", "02 Boop.wav", 4)
     d.click("dash-tab", "set-sound-favourite", "Memes/Vine.wav", True)
     _send(d, "set", {"path": "01 Beep.wav", "mic_gain": 12, "mode": "toggle"})
 

@@ -118,7 +118,7 @@ def test_linked_gains_scale_both_channels_and_separate_gains_each_its_own() -> N
 def test_the_dash_tab_loop_switch_sets_and_clears_loop_mode() -> None:
     d = Driver()
     d.connect()
-    d.click("dash-tab", "set-sound-looping", BEEP, True)
+    d.click("dash-tab", "set-sound-mode", BEEP, 4)
     assert d.core.prefs.get(BEEP).mode == "loop"
-    d.click("dash-tab", "set-sound-looping", BEEP, False)
+    d.click("dash-tab", "set-sound-mode", BEEP, 0)
     assert d.core.prefs.get(BEEP).mode is None

@@ -56,7 +56,7 @@ def _toast(d: Driver) -> None:
 
 
 def _looping_press(d: Driver) -> None:
-    d.click("dash-tab", "set-sound-looping", "01 Beep.wav", True)
+    d.click("dash-tab", "set-sound-mode", "01 Beep.wav", 4)
     _press(d)
 
 

@@ -60,7 +60,7 @@ def _store(kv: DictKv) -> tuple[Prefs, Any]:
 
 def test_record_roundtrip_and_defaults_are_empty() -> None:
     for mode in MODES:
-        p = SoundPrefs(gain=80, mode=mode, mic_gain=30, favourite="airhorn", slot=3)
+        p = SoundPrefs(gain=80, mode=mode, mic_gain=30, favourite="airhorn", order=2.5)
         assert SoundPrefs.from_record(p.to_record()) == p
     assert SoundPrefs().to_record() == {}
     assert SoundPrefs.from_record({"g": 500, "k": -1, "m": 9}) == SoundPrefs()

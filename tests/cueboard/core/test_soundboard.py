@@ -164,7 +164,7 @@ def test_prefs_changes_are_written_coalesced_one_key_each() -> None:
     before = len(d.host.of("kv.set"))
     for gain in (10, 20, 30):
         d.click("dash-tab", "set-sound-gain", "01 Beep.wav", gain)
-    d.click("dash-tab", "set-sound-looping", "02 Boop.wav", True)
+    d.click("dash-tab", "set-sound-mode", "02 Boop.wav", 4)
     assert len(d.host.of("kv.set")) == before
     d.advance(FLUSH_DELAY_S)
     assert len(d.host.of("kv.set")) == before + 2
