@@ -14,8 +14,9 @@ kv: every sound gets a custom gain through the core's ``cueboard.core.prefs.Pref
 answered by a kv stand-in that counts like the host: per key, its UTF-8 bytes plus the compact
 JSON UTF-8 bytes of the value (docs/protocol-notes.md#r8, #r30), and the same records put into
 vrosdev's own ``KvStore`` as a cross-check. Measured for the generated paths and for longer,
-more realistic ones, against the 1 MiB soft quota (KV-11), with the path length at which
-10,000 such records would reach it.
+more realistic ones, and the realistic ones with every per-sound setting (both gains, a play
+mode and a place in the folder), against the 1 MiB soft quota (KV-11), with the path length at
+which 10,000 gain-only records would reach it.
 Nothing is asserted.
 """
 
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from cueboard.core.effects import Effect, Reply, Send, Tickets
-from cueboard.core.prefs import Prefs, key_for
+from cueboard.core.prefs import MODES, Prefs, key_for
 from cueboard.core.tracker import Tracker
 from cueboard.library import scan
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
@@ -160,14 +161,22 @@ class MeasuringKv:
                 queue += tracker.on_reply(Reply(effect.ticket, self.answer(effect.params)), 0.0)
 
 
-def kv_for(rel_paths: list[str], seed: int = 7) -> tuple[MeasuringKv, Prefs]:
+def kv_for(
+    rel_paths: list[str], seed: int = 7, *, every_setting: bool = False
+) -> tuple[MeasuringKv, Prefs]:
+    """Every sound a custom gain; with ``every_setting`` also its own mic gain, a play mode
+    and a place in its folder (a moved sound's number is a fraction: the longest case)."""
     rng = random.Random(seed)
     kv = MeasuringKv()
     tracker = Tracker(Tickets(), random.Random(0))
     prefs = Prefs(tracker, lambda now: [])
     kv.drive(tracker, prefs.load(0.0))  # writes the schema key, as on a first start
-    for rel in rel_paths:  # 100 is the default and is not stored
-        prefs.update(rel, 0.0, gain=rng.randint(1, 99))
+    for n, rel in enumerate(rel_paths):  # 100 is the default and is not stored
+        extra = {}
+        if every_setting:
+            extra = {"mic_gain": rng.randint(0, 99), "mode": MODES[n % len(MODES)]}
+            extra["order"] = n + rng.random()
+        prefs.update(rel, 0.0, gain=rng.randint(1, 99), **extra)
     kv.drive(tracker, prefs.flush(0.0))
     return kv, prefs
 
@@ -234,9 +243,11 @@ def main() -> int:
     print(" stat the icons, the scan stats and reads only what has a sound extension)")
 
     print()
+    realistic = realistic_paths(len(rel_paths))
     cases = [
-        ("generated paths", rel_paths),
-        ("realistic paths", realistic_paths(len(rel_paths))),
+        ("generated paths", rel_paths, False),
+        ("realistic paths", realistic, False),
+        ("realistic, every setting", realistic, True),
     ]
     head = (
         f"{'kv, every sound a custom gain':<30} {'records':>8} {'avg path':>9} {'bytes':>10} "
@@ -245,8 +256,8 @@ def main() -> int:
     print(head)
     print("-" * len(head))
     per_record_extra = 0.0
-    for label, paths in cases:
-        kv, prefs = kv_for(paths)
+    for label, paths, every_setting in cases:
+        kv, prefs = kv_for(paths, every_setting=every_setting)
         used = kv.bytes_used
         records = len(prefs.prefs)
         avg_path = statistics.fmean(utf8_len(p) for p in paths)
@@ -256,7 +267,8 @@ def main() -> int:
             f"{used / KV_SOFT_QUOTA_BYTES:>8.1%} {'yes' if prefs.over_quota else 'no':>6}"
             + (f"  ({hashed} hashed keys)" if hashed else "")
         )
-        per_record_extra = (used - json_size(1) - utf8_len("schema")) / records - avg_path
+        if not every_setting:
+            per_record_extra = (used - json_size(1) - utf8_len("schema")) / records - avg_path
     budget = KV_SOFT_QUOTA_BYTES / len(rel_paths) - per_record_extra
     print(
         f"each record is its path plus ~{per_record_extra:.0f} bytes ('s:' and {{\"g\":NN}}); "
