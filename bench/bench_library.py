@@ -175,7 +175,7 @@ def kv_for(
         extra = {}
         if every_setting:
             extra = {"mic_gain": rng.randint(0, 99), "mode": MODES[n % len(MODES)]}
-            extra["order"] = n + rng.random()
+            extra["order"] = n + round(rng.random(), 6)  # as core/ordering.py stores them
         prefs.update(rel, 0.0, gain=rng.randint(1, 99), **extra)
     kv.drive(tracker, prefs.flush(0.0))
     return kv, prefs

@@ -5,7 +5,7 @@ order lives per sound: a number, and a folder is sorted by it. A sound without o
 the scan put it (its index in the folder, by name). Moving a sound writes one record: its new
 number is halfway between its new neighbours'. Only when two neighbours' numbers meet (a tie
 between a set position and an index, or halving worn down) is every sound of the folder given
-a whole number again.
+a whole number again. Positions keep six decimals, so a record stays short.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from cueboard.library import Sound
 __all__ = ["OrderOf", "move", "ordered", "sort_keys"]
 
 type OrderOf = Callable[[str], float | None]
+
+PLACES = 6  # decimals of a stored position
 
 
 def sort_keys(sounds: Sequence[Sound], order_of: OrderOf) -> list[float]:
@@ -51,8 +53,8 @@ def move(scanned: Sequence[Sound], order_of: OrderOf, rel: str, to: int) -> dict
         new = rest[0] - 1.0
     elif to == len(rest):
         new = rest[-1] + 1.0
-    else:
-        new = (rest[to - 1] + rest[to]) / 2
+    else:  # six decimals keep a record short; a midpoint lost to rounding renumbers below
+        new = round((rest[to - 1] + rest[to]) / 2, PLACES)
     after = to == 0 or rest[to - 1] < new
     before = to == len(rest) or new < rest[to]
     if after and before and key_of[rel] != new:
