@@ -27,7 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "demo-out")
     parser.add_argument("--preview", action="store_true", help="open the live preview instead")
     parser.add_argument(
-        "--screenshots", type=Path, metavar="DIR", help="only render the overlay in 4 variants"
+        "--screenshots",
+        type=Path,
+        metavar="DIR",
+        help="only render the panels' scenes, each in 2 languages x 2 themes",
     )
     args = parser.parse_args(argv)
     out: Path = args.out
@@ -40,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         shots = screenshots(out, args.screenshots, variants)
         for shot in shots:
             print(f"screenshot: {shot}")
-        return 0 if len(shots) == len(variants) else 1
+        return 0 if len(shots) == len(variants) * len(SCENES) else 1
     shutil.rmtree(out / "state", ignore_errors=True)  # each demo starts as a first run
     record = out / "transcript.jsonl"
     record.unlink(missing_ok=True)
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for channel in ("soundboard", "mic", "ui"):
         print(describe_wav(out / f"{channel}.wav"))
-    shots = screenshots(out, out, [("en-US", "signal"), ("ja-JP", "daylight")])
+    shots = screenshots(out, out, [("en-US", "signal"), ("ja-JP", "daylight")], scenes=1)
     for shot in shots:
         print(f"screenshot: {shot}")
     print(f"transcript: {record}")
@@ -169,42 +172,75 @@ def describe_wav(path: Path) -> str:
     return f"{path}: {len(data) / rate:.1f} s at {rate} Hz, peak {peak:.2f}"
 
 
-def screenshots(out: Path, target_dir: Path, variants: list[tuple[str, str]]) -> list[Path]:
-    """The overlay in each (locale, theme), when vrosdev can render panels here."""
+# name, panel, the steps before the capture. Each is rendered in every variant asked for.
+SCENES: list[tuple[str, str, str]] = [
+    ("overlay", "overlay", ""),
+    ("search", "overlay", 'click overlay search-changed ["boss"]\nsleep 0.6\n'),
+    # Long, Japanese and emoji names, a tile that cannot load, and four sounds playing (looped
+    # for this press, so that they still play when the window is captured).
+    (
+        "library",
+        "overlay",
+        'click overlay open-folder ["c:Stream Alerts"]\nsleep 1.5\n'
+        + "".join(
+            f"bus-publish ext.com.cueboard.soundboard.cmd.play "
+            f'{{"path": "Stream Alerts/{name}.wav", "mode": "loop"}}\nsleep 0.3\n'
+            for name in ("Hype Train Level 1", "拍手", "🐸 Frog Croak", "Boss Music Intro")
+        )
+        + "invoke play-slot-7\nsleep 0.5\n",  # the last pressed tile is named in full
+    ),
+    (
+        "dash-tab",
+        "dash-tab",
+        'click dash-tab open-folder ["c:Stream Alerts"]\n'
+        'click dash-tab select-sound ["Stream Alerts/Hype Train Level 5.wav"]\nsleep 0.6\n',
+    ),
+]
+
+
+def screenshots(
+    out: Path, target_dir: Path, variants: list[tuple[str, str]], scenes: int = len(SCENES)
+) -> list[Path]:
+    """The first ``scenes`` scenes in each (locale, theme), when vrosdev can render panels."""
     try:
         from vrosdev.cli import main as vrosdev
     except ImportError:
         return []
     shots: list[Path] = []
     target_dir.mkdir(parents=True, exist_ok=True)
-    for locale, theme in variants:
-        target = target_dir / f"overlay-{locale}-{theme}.png"
-        argv = [
-            "screenshot",
-            "--manifest",
-            str(REPO / "manifest.toml"),
-            "--panel",
-            "overlay",
-            "--out",
-            str(target),
-            "--locale",
-            locale,
-            "--theme",
-            theme,
-            "--content-root",
-            str(out / "content"),
-            "--state",
-            str(out / "state"),
-            "--log-level",
-            "ERROR",
-            "--wait",
-            "3",  # icons decode in a worker process after the first props
-        ]
-        try:
-            if vrosdev(argv) == 0 and target.exists():
-                shots.append(target)
-        except SystemExit as exc:
-            print(f"screenshot {locale}: {exc}")
+    shutil.rmtree(out / "screenshot-state", ignore_errors=True)  # every scene from a first run
+    for name, panel, steps in SCENES[:scenes]:
+        script = out / f"scene-{name}.txt"
+        script.write_text(steps, encoding="utf-8")
+        for locale, theme in variants:
+            target = target_dir / f"{name}-{locale}-{theme}.png"
+            argv = [
+                "screenshot",
+                "--manifest",
+                str(REPO / "manifest.toml"),
+                "--panel",
+                panel,
+                "--out",
+                str(target),
+                "--locale",
+                locale,
+                "--theme",
+                theme,
+                "--content-root",
+                str(out / "content"),
+                "--state",
+                str(out / "screenshot-state"),
+                "--log-level",
+                "ERROR",
+                "--wait",
+                "3",  # icons decode in a worker process after the first props
+                *(["--script", str(script)] if steps else []),
+            ]
+            try:
+                if vrosdev(argv) == 0 and target.exists():
+                    shots.append(target)
+            except SystemExit as exc:
+                print(f"screenshot {name} {locale}: {exc}")
     return shots
 
 

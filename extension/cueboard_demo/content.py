@@ -1,5 +1,6 @@
 """Demo content, generated (no binary media in the repository): a dozen short sounds in two
-folders, some with animated icons drawn here."""
+folders, some with animated icons drawn here, and a third folder named as people name their
+sounds (long names in a series, Japanese, emoji) with one file that is not audio."""
 
 from __future__ import annotations
 
@@ -25,8 +26,18 @@ SOUNDS: list[tuple[str, str, str, float]] = [
     ("Chord", "Tones", "chord", 0.8),
     ("Sweep Up", "Tones", "sweep:200:2000", 0.7),
     ("Sweep Down", "Tones", "sweep:2000:200", 0.7),
+    # A library as people name it: long names in a series, Japanese, emoji (the screenshots).
+    ("Hype Train Level 1", "Stream Alerts", "chord", 5.0),
+    ("Hype Train Level 5", "Stream Alerts", "horn", 5.0),
+    ("拍手", "Stream Alerts", "noise", 5.0),
+    ("ドラムロール（長め）", "Stream Alerts", "roll", 5.0),
+    ("🐸 Frog Croak", "Stream Alerts", "trombone", 1.4),
+    ("Boss Music Intro", "Stream Alerts", "sweep:200:2000", 3.0),
+    ("Boss Defeated Fanfare", "Stream Alerts", "chord", 2.0),
+    ("A Very Long Name For A Sound That Keeps On Going", "Stream Alerts", "beep:523", 0.8),
 ]
-ICONS = {"Airhorn": "spin", "Ding": "pulse", "Laser": "bar", "Chord": "pulse"}
+ICONS = {"Airhorn": "spin", "Ding": "pulse", "Laser": "bar", "Chord": "pulse", "拍手": "spin"}
+BROKEN = ("Stream Alerts", "Broken Clip.wav")  # a RIFF header over noise: vrOS cannot decode it
 
 
 def _signal(kind: str, seconds: float) -> np.ndarray:
@@ -97,4 +108,7 @@ def generate(root: Path) -> Path:
         _wav(target, _signal(kind, seconds))
         if name in ICONS:
             _icon(target.with_suffix(".gif"), ICONS[name])
+    broken = sounds.joinpath(*BROKEN)
+    if not broken.exists():
+        broken.write_bytes(b"RIFF\x00\x00\x00\x00WAVEjunk" + bytes(range(256)) * 4)
     return sounds
