@@ -1,9 +1,11 @@
 """Cueboard's behaviour as one sans-IO object: :meth:`CueboardCore.handle` takes an input and
 the clock, and returns the effects for the runtime to carry out.
 
-Start-up after hello, in this order: read the settings; then register the commands, pre-arm the
-soundboard (and mic) channel, put the blank icon and send the overlay its first props; only then
-subscribe, read the preferences, and scan the library, whose sounds are loaded ahead.
+Start-up after hello, in this order: read the settings; then send the overlay its first props
+(it says it is scanning the sounds folder), register the commands, pre-arm the soundboard (and
+mic) channel and put the blank icon; only then subscribe, read the preferences, and scan the
+library, whose sounds are loaded ahead. Nothing waits for ``pre_arm`` (a slow host answers it
+after seconds): the grid shows as soon as the scan is in.
 Nothing the host answers ends the process: every outcome passes the request tracker and its
 policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flushed).
 """
@@ -41,7 +43,7 @@ from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
-from .soundboard import Soundboard
+from .soundboard import EMPTY_SLOT, Soundboard
 from .toast import PANEL as TOAST_PANEL
 from .toast import Toast
 from .tracker import RETRY_WAKE, Outcome, Tracker, outcome_input
@@ -52,7 +54,9 @@ __all__ = ["CueboardCore"]
 LIFECYCLE = "vr.lifecycle"
 STATUS_RECONCILE_S = 1.0
 EXIT_GRACE_S = 0.8  # shutting_down: flush, then exit well within the host's grace
-VIEWS, STATUS, EXIT = "views", "status", "exit"
+VIEWS, STATUS, EXIT, BRIEF = "views", "status", "exit", "brief"
+BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
+BRIEF_NOTICES = frozenset({EMPTY_SLOT})
 
 
 class CueboardCore:
@@ -127,6 +131,8 @@ class CueboardCore:
                 self.board.status = effect
                 self._dirty = True
                 kept.append(Log(logging.INFO, f"notice {effect.key}"))
+                if effect.key in BRIEF_NOTICES:
+                    kept.append(Wake(BRIEF, now + BRIEF_S))
             else:
                 kept.append(effect)
         if self.board.published:
@@ -172,6 +178,10 @@ class CueboardCore:
                 self._status_at = now + STATUS_RECONCILE_S
                 out.append(Wake(STATUS, self._status_at))
             return out
+        if key == BRIEF:
+            if self.board.status is not None and self.board.status.key in BRIEF_NOTICES:
+                self.board.set_status(None)
+            return []
         if key == EXIT and self.exiting:
             return [Log(logging.WARNING, "could not save every change in time"), Exit(0)]
         return []
@@ -204,21 +214,23 @@ class CueboardCore:
             self.board.settings = Settings.from_entries(entries)
         else:
             out.append(Log(logging.INFO, f"settings: {outcome.code}; using defaults"))
+        if not self.board.audio_granted:
+            self.board.set_status("status.no_audio_grant", StatusLevel.ERROR)
+        if self.library_folder != self.sounds_folder():
+            self.board.scanning = str(self.sounds_folder())
+        if self.catalog is not None:
+            self.props.set_texts(self.catalog)
+        self.props.resend_all()
+        out += self.refresh(now, flush=True)
         for spec in STATIC_COMMANDS:
             out += self.register_command(spec.name, now)
         for slug in self.prefs.favourites():
             out += self.register_command(favourite_command(slug), now)
         if self.board.audio_granted:
             out += self.pre_arm(now)
-        else:
-            self.board.set_status("status.no_audio_grant", StatusLevel.ERROR)
         out += self.tracker.request(
             now, "assets", assets.AssetPut, expect=assets.AssetOk, **blank_icon_asset()
         )
-        if self.catalog is not None:
-            self.props.set_texts(self.catalog)
-        self.props.resend_all()
-        out += self.refresh(now, flush=True)
         out += self._subscribe(now)
         if self.host_facts is not None:
             out += self.deck_effects(self.deck.connected(self.host_facts), now)
@@ -290,7 +302,11 @@ class CueboardCore:
         return default_sounds_folder(self.content_root, self.data_home)
 
     def rescan(self, reason: str) -> list[Effect]:
-        return [Scan(self.sounds_folder(), reason)]
+        folder = self.sounds_folder()
+        if folder != self.library_folder:  # a folder not scanned yet: the grid says so
+            self.board.scanning = str(folder)
+            self._dirty = True
+        return [Scan(folder, reason)]
 
     def _scanned(self, scanned: Scanned, now: float) -> list[Effect]:
         library = scanned.library
@@ -300,6 +316,7 @@ class CueboardCore:
         if library.root != self.library_folder:
             self.library_folder = library.root
             out.append(Watch(library.root))
+        self.board.scanning = None
         self.board.set_library(library)
         out.append(
             Log(
@@ -309,9 +326,11 @@ class CueboardCore:
                 f"{scanned.elapsed_ms:.0f} ms",
             )
         )
-        if not scanned.folder_exists:
-            folder = str(library.root)
-            out.append(Notice("status.folder_missing", StatusLevel.WARN, {"folder": folder}))
+        # One message for a configured folder that is not there, in the grid (the watcher
+        # notices it being created); a missing default folder is an empty library.
+        configured = bool(self.board.settings.sounds_folder)
+        missing = configured and not scanned.folder_exists
+        self.board.folder_missing = str(library.root) if missing else None
         return out + self.load_ahead(now)
 
     def load_ahead(self, now: float) -> list[Effect]:

@@ -10,10 +10,12 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from cueboard.commands import MAX_FAVOURITES, favourite_command, slot_of, slugify
+from cueboard.contract import StatusLevel
 from vxp.models import audio, commands, events, kv
 
-from .effects import Effect, Log
+from .effects import Effect, Log, Notice
 from .inputs import LoadCatalog
+from .soundboard import EMPTY_SLOT
 from .tracker import Outcome
 
 if TYPE_CHECKING:
@@ -227,6 +229,8 @@ def register(core: CueboardCore) -> None:
 
     @on("overlay", "play-sound")
     def play_sound(key: str) -> list[Effect]:
+        if key == "":  # an empty tile
+            return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
         return board.press(key, core.now)
 
     @on("overlay", "stop-sound")

@@ -28,11 +28,13 @@ from . import loading
 from .effects import Effect, Log, Notice
 from .policy import Action
 from .prefs import Prefs
+from .reasons import load_failure_key
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = ["Playing", "SoundState", "Soundboard"]
+__all__ = ["EMPTY_SLOT", "Playing", "SoundState", "Soundboard"]
 
 PLAYS_KEPT = 256
+EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
 
 type Targets = tuple[tuple[str, int], ...]
 
@@ -41,7 +43,7 @@ type Targets = tuple[tuple[str, int], ...]
 class SoundState:
     sound: Sound
     sound_id: str | None = None
-    status: str = "idle"  # idle | loading | loaded | failed | too_large
+    status: str = "idle"  # idle | loading | loaded | failed | too_large | unloadable
     code: str | None = None  # the host's failure code
     duration_ms: int | None = None
     fingerprint: tuple[int, int] | None = None  # of the file that was loaded
@@ -74,6 +76,8 @@ class Soundboard:
         self.audio_granted = False
         self.page_index = 0
         self.query = ""
+        self.scanning: str | None = None  # the sounds folder while its first scan runs
+        self.folder_missing: str | None = None  # the configured sounds folder, not there
         self._pages: tuple[str, list[Page]] | None = None  # for this query, of this library
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
@@ -90,11 +94,14 @@ class Soundboard:
         for s in library.sounds:
             st = old.get(s.rel_path)
             if st is None:
-                st = SoundState(s, status="too_large" if s.too_large else "idle")
+                st = SoundState(s)
+                _never_loaded(st)
             else:
                 if st.fingerprint is not None and st.fingerprint != s.fingerprint:
                     changed.append(s.rel_path)
                 st.sound = s
+                if s.problem is not None or st.status == "unloadable":
+                    self.forget_load(s.rel_path)
             self.states[s.rel_path] = st
         for rel, st in old.items():
             if rel not in self.states and st.sound_id is not None:
@@ -113,8 +120,7 @@ class Soundboard:
         if st.sound_id is not None:
             self.by_id.pop(st.sound_id, None)
         st.status, st.sound_id, st.code = "idle", None, None
-        if st.sound.too_large:
-            st.status = "too_large"
+        _never_loaded(st)
 
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
@@ -197,6 +203,10 @@ class Soundboard:
             return self.stop(rel, now)
         if st.status == "too_large":
             return []
+        if st.status == "unloadable":  # not audio, or unreadable: say why, never load it
+            name = {"name": st.sound.name}
+            refs = {"code": load_failure_key(st.code or "")}
+            return [Notice("status.load_failed", StatusLevel.ERROR, name, refs)]
         same_file = st.fingerprint == st.sound.fingerprint
         recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
         if st.status == "failed" and same_file and st.code != "cache_full" and recent:
@@ -306,10 +316,10 @@ class Soundboard:
         sounds = self.visible_sounds()
         if 1 <= slot <= len(sounds):
             return self.press(sounds[slot - 1].rel_path, now)
-        return []
+        return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
 
     def play_random(self, rng: Random, now: float) -> list[Effect]:
-        sounds = [s for s in self.visible_sounds() if not s.too_large]
+        sounds = [s for s in self.visible_sounds() if not s.too_large and s.problem is None]
         if sounds:
             return self.press(rng.choice(sounds).rel_path, now)
         return []
@@ -346,3 +356,11 @@ class Soundboard:
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
         self.changed = True
+
+
+def _never_loaded(st: SoundState) -> None:
+    """A file Cueboard never loads keeps a status that says why (too large, not audio)."""
+    if st.sound.problem is not None:
+        st.status, st.code = "unloadable", st.sound.problem
+    elif st.sound.too_large:
+        st.status = "too_large"

@@ -20,19 +20,24 @@ from vxp.limits import (
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, grid_values, page_of
+from .reasons import load_failure_key
 from .soundboard import Soundboard
+
+BROKEN_STATUSES = frozenset({"failed", "too_large", "unloadable"})
 
 
 def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
     st = board.states[rel]
+    if not board.audio_granted:
+        return SlotState.DISABLED, "slot.disabled"
     if rel in board.playing:
         return SlotState.PLAYING, ""
     if st.status == "loading":
         return SlotState.LOADING, "slot.loading"
     if st.status == "too_large":
         return SlotState.BROKEN, "slot.too_large"
-    if st.status == "failed":
-        return SlotState.BROKEN, "slot.broken"
+    if st.status in ("failed", "unloadable"):
+        return SlotState.BROKEN, load_failure_key(st.code or "")
     return SlotState.READY, ""
 
 
@@ -70,7 +75,11 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
         page_name = category or cat.t("grid.all_sounds")
     else:
         page_name = cat.t("grid.all_sounds")
-    if not board.library.sounds:
+    if not board.library.sounds and board.scanning is not None:
+        empty = cat.t("status.scanning", folder=board.scanning)
+    elif not board.library.sounds and board.folder_missing is not None:
+        empty = cat.t("grid.folder_missing", folder=board.folder_missing)
+    elif not board.library.sounds:
         empty = cat.t("grid.empty_library", folder=str(board.library.root))
     elif not tiles:
         empty = cat.t("grid.no_results", query=board.query)
@@ -157,14 +166,14 @@ def dash_values(
                 int(slot_state(board, s.rel_path)[0]),
             )
         )
-    broken = sum(1 for st in board.states.values() if st.status in ("failed", "too_large"))
+    broken = sum(1 for st in board.states.values() if st.status in BROKEN_STATUSES)
     values: dict[str, Any] = {
         "library": rows,
         "library-page-index": page.index,
         "library-page-count": max(1, page.count),
-        "library-summary": cat.t(
-            "dash.library_summary", count=len(board.library.sounds), broken=broken
-        ),
+        "library-summary": cat.t("grid.folder_missing", folder=board.folder_missing)
+        if board.folder_missing is not None
+        else cat.t("dash.library_summary", count=len(board.library.sounds), broken=broken),
         "bindings": binding_rows(board, cat),
         "status-text": notice_text(cat, board.status),
         "status-level": _level(board.status),

@@ -1,0 +1,148 @@
+"""Clear states (issue 16, items 8-11): the overlay at once, no silent failure, now playing,
+the media deck's controls; in memory, against the fake host."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from cueboard.contract import SlotState
+from cueboard.core.effects import Send, Wake
+from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
+from cueboard.i18n import Catalog
+from cueboard.library import Library
+from vxp.models import events
+from vxp.models.handshake import Granted, Welcome
+from vxp.version import Version
+
+from .fakehost import EXT_ID, ROOT, Driver, FakeHost, library
+
+
+def _overlay(d: Driver) -> dict[str, Any]:
+    return {k: v["v"] for k, v in d.core.props.desired("overlay").items()}
+
+
+def _sent_props(sends: list[Send], panel: str = "overlay") -> list[dict[str, Any]]:
+    return [
+        {name: value.model_dump()["v"] for name, value in s.params.props}
+        for s in sends
+        if s.kind == "panel.props" and s.params.panel == panel
+    ]
+
+
+def _start_holding_pre_arm(d: Driver) -> tuple[list[Send], list[Send], list[Any]]:
+    """Connect, answer everything but ``pre_arm`` and hold the scan: (every send in order,
+    the pre_arm sends still unanswered, the scan jobs)."""
+    welcome = Welcome(
+        result="welcome", vxp_version="1.7", granted=d.host.granted, locale="en-US",
+        content_root="/content",
+    )  # fmt: skip
+    held: list[Send] = []
+    scans: list[Any] = []
+    order: list[Send] = []
+    queue: list[object] = d.core.handle(
+        Connected(welcome, EXT_ID, Version.parse("1.7"), Catalog.load("en-US")), 0.0
+    )
+    while queue:
+        effect = queue.pop(0)
+        if isinstance(effect, Send):
+            order.append(effect)
+            if effect.kind == "audio.pre_arm":
+                held.append(effect)
+                continue
+            outcome, follow = d.host.answer(effect)
+            queue += d.core.handle(outcome, 0.0)
+            for event in follow:
+                queue += d.core.handle(event, 0.0)
+        elif isinstance(effect, Scan):
+            scans.append(effect)
+        elif isinstance(effect, Wake):
+            d.timers[effect.key] = effect.at
+    return order, held, scans
+
+
+def test_start_up_sends_props_before_pre_arm_and_page_one_before_its_answer() -> None:
+    d = Driver()
+    order, held, scans = _start_holding_pre_arm(d)
+    kinds = [s.kind for s in order]
+    assert kinds.index("panel.props") < kinds.index("audio.pre_arm")
+    assert held and scans, "pre_arm asked and the scan started while pre_arm is unanswered"
+    assert _sent_props(order)[0]["empty-text"] == f"Scanning {ROOT}…"
+    d.feed(Scanned(Library(ROOT, d.lib.sounds), "start", 1.0, True))
+    d.advance(0.1)  # pre_arm is still unanswered: its reply was never fed in
+    names = [{row[1]["v"] for row in p["slots"]} for p in _sent_props(d.host.sent) if "slots" in p]
+    assert {"01 Beep", "02 Boop"} in names
+
+
+def test_the_grid_says_scanning_until_the_first_scan_is_in_then_what_it_found() -> None:
+    d = Driver(lib=library())
+    _start_holding_pre_arm(d)
+    assert _overlay(d)["empty-text"] == f"Scanning {ROOT}…"
+    d.feed(Scanned(Library(ROOT), "start", 1.0, True))
+    d.advance(0.1)
+    assert _overlay(d)["empty-text"] == f"No sounds yet. Put audio files into {ROOT}."
+
+
+# -- no silent failures ---------------------------------------------------------------------
+
+
+def _tiles(d: Driver) -> list[tuple[str, int, str]]:
+    return [(row[1]["v"], row[3]["v"], row[4]["v"]) for row in _overlay(d)["slots"]]
+
+
+def test_a_file_named_like_audio_that_is_not_counts_as_cant_load_with_its_reason() -> None:
+    lib = library("01 Beep.wav", "02 Notes.mp3")
+    lib.sounds[1] = replace(lib.sounds[1], problem="not_audio")
+    d = Driver(lib=Library(ROOT, lib.sounds))
+    d.connect()
+    assert _tiles(d)[1] == ("02 Notes", int(SlotState.BROKEN), "Not audio")
+    assert str(ROOT / "02 Notes.mp3") not in [p.path for p in d.host.of("audio.load")]
+    dash = {k: v["v"] for k, v in d.core.props.desired("dash-tab").items()}
+    assert dash["library-summary"] == d.core.catalog.t("dash.library_summary", count=2, broken=1)
+    d.invoke("play-slot-2")
+    assert _overlay(d)["status-text"] == "02 Notes cannot be loaded (Not audio)."
+
+
+def test_pressing_an_empty_slot_says_so_briefly() -> None:
+    d = Driver()
+    d.connect()
+    d.invoke("play-slot-12")
+    assert _overlay_after(d)["status-text"] == "This slot is empty."
+    d.advance(3.0)
+    assert _overlay(d)["status-text"] == ""
+    d.click("overlay", "play-sound", "")
+    assert _overlay_after(d)["status-text"] == "This slot is empty."
+
+
+def _overlay_after(d: Driver) -> dict[str, Any]:
+    d.advance(0.1)
+    return _overlay(d)
+
+
+def test_without_the_audio_grant_tiles_are_disabled_and_the_message_says_where_to_grant() -> None:
+    d = Driver(FakeHost(granted=Granted(audio=False)))
+    d.connect()
+    assert {state for _, state, _ in _tiles(d)} == {int(SlotState.DISABLED)}
+    assert _tiles(d)[0][2] == "Sound is off"
+    assert "permission" in _overlay(d)["status-text"]
+
+
+def test_a_missing_sounds_folder_is_one_message_naming_the_setting_until_it_is_created() -> None:
+    missing = Path("/nowhere/Sounds")
+    d = Driver(lib=library("01 Beep.wav", root=Path("/elsewhere")))
+    d.connect()
+    setting = {"event": "settings_changed", "key": "sounds_folder", "value": str(missing)}
+    d.event(events.SettingsChanged.model_validate(setting))
+    d.advance(0.1)
+    overlay = _overlay(d)
+    assert overlay["empty-text"] == (
+        f"The folder in the “Sounds folder” setting does not exist: {missing}"
+    )
+    assert overlay["status-text"] == ""  # one message, not a second one contradicting it
+    d.lib = library("01 Beep.wav", root=missing)  # the folder appears; the watcher says so
+    d.event(FolderChanged(), 0.1)
+    overlay = _overlay(d)
+    assert overlay["empty-text"] == ""
+    assert [name for name, _, _ in _tiles(d)] == ["01 Beep"]
+    assert overlay["status-text"] == ""
