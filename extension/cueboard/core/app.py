@@ -37,7 +37,7 @@ from .inputs import (
     Watch,
     default_sounds_folder,
 )
-from .overlay import blank_icon_asset
+from .overlay import blank_icon_asset, channels_text
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
@@ -350,7 +350,7 @@ class CueboardCore:
         if cat is None:
             return []
         board = self.board
-        self.props.update("overlay", overlay_values(board, cat, self.icons.shown))
+        self.props.update("overlay", overlay_values(board, cat, self.icons.shown, now=now))
         dash = dash_values(board, cat, library_page=self.dash_page, selected=self.selected)
         if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
             note = "" if self.granted_overlays else cat.t("dash.toast_needs_overlays")
@@ -399,13 +399,18 @@ class CueboardCore:
                 topic=f"ext.{self.ext_id}.{kind}", payload=payload,
             )  # fmt: skip
             if kind == "played":
-                out += self._toast(str(payload["name"]), now)
+                out += self._toast(str(payload["path"]), str(payload["name"]), now)
         return out
 
-    def _toast(self, name: str, now: float) -> list[Effect]:
+    def _toast(self, rel: str, name: str, now: float) -> list[Effect]:
         if not self.board.settings.now_playing_toast or not self.granted_overlays:
             return []
-        out = self.toast.show(name, now)
+        playing = self.board.playing.get(rel)
+        channels = ""
+        if playing is not None and self.catalog is not None:
+            gains = dict(playing.channels)
+            channels = channels_text(self.catalog, gains.get("soundboard", 0), gains.get("mic"))
+        out = self.toast.show(name, now, channels=channels, icon=self.icons.shown.get(rel))
         if self._status_at is None:
             self._status_at = now + STATUS_RECONCILE_S
             out.append(Wake(STATUS, self._status_at))

@@ -268,6 +268,7 @@ class Soundboard:
         now = outcome.now
         st.last_played = now
         ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000
+        self.playing.pop(rel, None)  # played again: it is the most recent now
         self.playing[rel] = Playing(rel, now, looping, targets, ends)
         self.published.append(("played", {"name": st.sound.name, "path": rel}))
         self.changed = True

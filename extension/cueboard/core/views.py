@@ -19,7 +19,7 @@ from vxp.limits import (
 
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
-from .overlay import Tile, channels_text, grid_values, page_of
+from .overlay import Tile, channels_text, format_duration, grid_values, page_of
 from .reasons import load_failure_key
 from .soundboard import Soundboard
 
@@ -46,7 +46,9 @@ def notice_text(cat: Catalog, notice: Notice | None) -> str:
     return "" if notice is None else deck_notice_text(notice, cat)
 
 
-def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> dict[str, Any]:
+def overlay_values(
+    board: Soundboard, cat: Catalog, icons: dict[str, str], *, now: float = 0.0
+) -> dict[str, Any]:
     pages = board.pages()
     tiles: list[Tile] = []
     favourites = set(board.prefs.favourites().values())
@@ -85,25 +87,13 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
         empty = cat.t("grid.no_results", query=board.query)
     else:
         empty = ""
-    playing_rows: list[tuple[str, str, str, bool]] = []
-    for rel, p in list(board.playing.items())[:32]:
-        st = board.states.get(rel)
-        gains = dict(p.channels)
-        playing_rows.append(
-            (
-                rel,
-                st.sound.name if st else rel,
-                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
-                p.looping,
-            )
-        )
     values.update(
         {
             "page-name": page_name,
             "page-index": board.page_index if pages else 0,
             "page-count": max(1, len(pages)),
             "empty-text": empty,
-            "playing": playing_rows,
+            "playing": playing_rows(board, cat, now),
             "soundboard-gain": board.settings.soundboard_gain,
             "mic-gain": board.settings.mic_gain,
             "mic-enabled": board.settings.mic_enabled,
@@ -112,6 +102,45 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
         }
     )
     return values
+
+
+def playing_rows(
+    board: Soundboard, cat: Catalog, now: float
+) -> list[tuple[str, str, str, bool, str, str]]:
+    """Now playing, most recent first (the newest row is the one a person looks for), each with
+    its time: elapsed and remaining, or for a loop its place in the loop."""
+    rows: list[tuple[str, str, str, bool, str, str]] = []
+    for rel, p in list(reversed(board.playing.items()))[:32]:
+        st = board.states.get(rel)
+        gains = dict(p.channels)
+        duration = st.duration_ms / 1000 if st is not None and st.duration_ms else None
+        elapsed, remaining = play_times(now - p.started, duration, looping=p.looping)
+        rows.append(
+            (
+                rel,
+                st.sound.name if st else rel,
+                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
+                p.looping,
+                elapsed,
+                remaining,
+            )
+        )
+    return rows
+
+
+def play_times(played_s: float, duration_s: float | None, *, looping: bool) -> tuple[str, str]:
+    """(elapsed, remaining) as ``0:03`` and ``-0:05``; a loop counts within its current pass;
+    remaining is empty while the length is unknown."""
+    played_s = max(0.0, played_s)
+    if duration_s is None or duration_s <= 0:
+        return _clock(played_s), ""
+    position = played_s % duration_s if looping else min(played_s, duration_s)
+    return _clock(position), "-" + format_duration(duration_s - position)
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
 
 
 def _level(notice: Notice | None) -> int:

@@ -12,7 +12,7 @@ from cueboard.core.effects import Send, Wake
 from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
 from cueboard.i18n import Catalog
 from cueboard.library import Library
-from vxp.models import events
+from vxp.models import audio, events
 from vxp.models.handshake import Granted, Welcome
 from vxp.version import Version
 
@@ -146,3 +146,55 @@ def test_a_missing_sounds_folder_is_one_message_naming_the_setting_until_it_is_c
     assert overlay["empty-text"] == ""
     assert [name for name, _, _ in _tiles(d)] == ["01 Beep"]
     assert overlay["status-text"] == ""
+
+
+# -- now playing ----------------------------------------------------------------------------
+
+
+def _playing(d: Driver) -> list[tuple[str, bool, str, str]]:
+    return [(r[1]["v"], r[3]["v"], r[4]["v"], r[5]["v"]) for r in _overlay(d)["playing"]]
+
+
+def _long_sounds(d: Driver, seconds: float = 8.0) -> None:
+    for rel in ("01 Beep.wav", "02 Boop.wav", "Memes/Vine.wav"):
+        loaded = audio.Loaded(kind="loaded", duration_ms=int(seconds * 1000))
+        d.host.load_outcomes[str(ROOT / rel)] = [loaded]
+
+
+def test_now_playing_lists_the_most_recent_first_even_when_played_again() -> None:
+    d = Driver()
+    _long_sounds(d)
+    d.connect()
+    d.invoke("play-slot-1", 0.1)
+    d.invoke("play-slot-2", 0.1)
+    assert [row[0] for row in _playing(d)] == ["02 Boop", "01 Beep"]
+    d.invoke("play-slot-1", 0.1)
+    assert [row[0] for row in _playing(d)] == ["01 Beep", "02 Boop"]
+
+
+def test_now_playing_shows_elapsed_and_remaining_and_a_loop_its_place_in_the_loop() -> None:
+    d = Driver()
+    _long_sounds(d)
+    d.connect()
+    d.click("dash-tab", "set-sound-looping", "02 Boop.wav", True)
+    d.invoke("play-slot-1")
+    d.invoke("play-slot-2")
+    d.advance(3.0)
+    assert _playing(d) == [("02 Boop", True, "0:03", "-0:05"), ("01 Beep", False, "0:03", "-0:05")]
+    d.advance(7.0)  # 10 s: the one-shot is over, the loop is 2 s into its second pass
+    assert _playing(d) == [("02 Boop", True, "0:02", "-0:06")]
+
+
+def test_the_now_playing_toast_gets_the_channels_line_and_the_sounds_icon() -> None:
+    host = FakeHost(granted=Granted(audio=True, overlays=True, bus=["vr.lifecycle"]))
+    d = Driver(host, library("01 Beep.wav", "02 Boop.wav", icons=True))
+    d.core.toast.source = "export component NowPlaying {}"
+    d.connect()
+    setting = {"event": "settings_changed", "key": "now_playing_toast", "value": True}
+    d.event(events.SettingsChanged.model_validate(setting))
+    d.invoke("play-slot-1", 0.1)
+    toast = {k: v["v"] for k, v in d.core.props.desired("now-playing").items()}
+    assert toast["sound-name"] == "01 Beep"
+    assert toast["channels-text"] == "Soundboard 80% · Mic 40%"
+    assert toast["has-icon"] is True
+    assert toast["sound-icon"] == [d.core.icons.shown["01 Beep.wav"]]
