@@ -22,7 +22,7 @@ OVERLAY = PanelContract(
         _label("label-sounds-tab", "overlay.sounds_tab", "Tab: the sound grid."),
         _label("label-media-tab", "overlay.media_tab", "Tab: the media deck."),
         _label("label-search-hint", "common.search_hint", "Placeholder of the search field."),
-        _label("label-stop-all", "overlay.stop_all", "The stop-all button."),
+        _label("label-stop-all", "overlay.stop_all", "The stop-all button (sounds only)."),
         _label("label-soundboard-gain", "overlay.soundboard_gain", "Soundboard gain slider."),
         _label("label-mic-gain", "overlay.mic_gain", "Mic gain slider."),
         _label("label-mic-enabled", "overlay.mic_enabled", "The mic on/off toggle."),
@@ -35,6 +35,8 @@ OVERLAY = PanelContract(
         _label("label-reload", "media.reload", "Reload a deck slot with the URL field."),
         _label("label-close", "media.close", "Close a deck slot."),
         _label("label-pause", "media.pause", "Pause a deck slot."),
+        _label("label-retry", "media.retry", "Open a failed deck slot again."),
+        _label("label-pause-all", "media.pause_all", "Pause every deck slot (the deck's stop)."),
         _label("label-resume", "media.resume", "Resume a paused deck slot."),
         _label("label-mute", "media.mute", "Mute a deck slot."),
         _label("label-unmute", "media.unmute", "Unmute a deck slot."),
@@ -110,7 +112,7 @@ OVERLAY = PanelContract(
     callbacks=(
         Callback("play-sound", (_KEY,), "Play (or, under toggle, stop) a tile's sound."),
         Callback("stop-sound", (_KEY,), "Stop one sound of the now-playing list."),
-        Callback("stop-all", (), "Stop every sound."),
+        Callback("stop-all", (), "Stop every sound (the deck has media-pause-all)."),
         Callback("page-next", (), "Next page of the grid or results."),
         Callback("page-prev", (), "Previous page."),
         Callback(
@@ -140,6 +142,12 @@ OVERLAY = PanelContract(
             "Reload a slot with a new URL (its source_generation rises).",
         ),
         Callback("media-close", (Arg("key", Wire.STR, "The deck slot."),), "Close a slot."),
+        Callback(
+            "media-retry",
+            (Arg("key", Wire.STR, "The deck slot."),),
+            "Open a failed slot's stream again from the URL it holds (offered instead of Pause).",
+        ),
+        Callback("media-pause-all", (), "The deck's own stop: pause every stream."),
         Callback(
             "media-set-paused",
             (Arg("key", Wire.STR, "The deck slot."), Arg("paused", Wire.BOOL, "Pause.")),

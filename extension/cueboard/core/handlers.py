@@ -332,6 +332,8 @@ def _register_deck(core: CueboardCore) -> None:
         ("overlay", "media-open"): ("open", ()),
         ("overlay", "media-reload"): ("reload", ()),
         ("overlay", "media-close"): ("close", ()),
+        ("overlay", "media-retry"): ("retry", ()),
+        ("overlay", "media-pause-all"): ("pause_all", ()),
         ("overlay", "media-set-paused"): ("set_options", ("paused",)),
         ("overlay", "media-set-volume"): ("set_options", ("volume_pct",)),
         ("overlay", "media-set-muted"): ("set_options", ("muted",)),

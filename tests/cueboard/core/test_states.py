@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cueboard.contract import SlotState
+from cueboard.contract import Playback, SlotState
 from cueboard.core.effects import Send, Wake
 from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
 from cueboard.i18n import Catalog
@@ -198,3 +198,75 @@ def test_the_now_playing_toast_gets_the_channels_line_and_the_sounds_icon() -> N
     assert toast["channels-text"] == "Soundboard 80% · Mic 40%"
     assert toast["has-icon"] is True
     assert toast["sound-icon"] == [d.core.icons.shown["01 Beep.wav"]]
+
+
+# -- the media deck -------------------------------------------------------------------------
+
+STREAM = "https://media.example.test/live/a.m3u8?token=states-secret"
+
+
+def _deck(d: Driver) -> list[tuple[str, int]]:
+    return [(r[0]["v"], r[3]["v"]) for r in _overlay(d)["deck"]]
+
+
+def _media_host() -> FakeHost:
+    return FakeHost(granted=Granted(audio=True, media=True, secrets=True, bus=["vr.lifecycle"]))
+
+
+def _nowhere_a_url(d: Driver, secret: str) -> None:
+    assert all(secret not in log.message for log in d.logs)
+    for panel in ("overlay", "dash-tab"):
+        assert secret not in str(d.core.props.desired(panel))
+    assert secret not in str(d.host.kv)
+
+
+def test_a_failed_stream_offers_retry_which_opens_it_again_from_the_url_it_holds() -> None:
+    d = Driver(_media_host())
+    d.connect()
+    d.click("overlay", "media-open", STREAM, "Radio")
+    d.advance(0.1)
+    [session] = d.host.sessions
+    d.host.sessions[session]["playback"] = {"kind": "failed", "code": "network"}
+    d.event(_snapshot(d.host))
+    d.advance(0.1)
+    assert _deck(d) == [("deck-1", int(Playback.FAILED))]
+    assert d.core.props.desired("overlay")["label-retry"] == {"t": "str", "v": "Retry"}
+    d.click("overlay", "media-retry", "deck-1")
+    d.advance(0.1)
+    [reload] = d.host.of("media.reload")
+    assert reload.url == STREAM
+    _nowhere_a_url(d, "states-secret")
+
+
+def _snapshot(host: FakeHost) -> events.MediaSnapshot:
+    rows = list(host.sessions.values())
+    return events.MediaSnapshot.model_validate(
+        {"event": "media_snapshot", "granted": True, "sessions": rows}
+    )
+
+
+def test_a_url_typed_without_a_scheme_is_completed_to_https() -> None:
+    d = Driver(_media_host())
+    d.connect()
+    d.click("overlay", "media-open", "media.example.test/live/b.m3u8?token=typed-secret", "")
+    d.advance(0.1)
+    [opened] = d.host.of("media.open")
+    assert opened.url == "https://media.example.test/live/b.m3u8?token=typed-secret"
+    assert _deck(d)[0][0] == "deck-1"
+    _nowhere_a_url(d, "typed-secret")
+
+
+def test_stop_all_says_it_stops_sounds_and_the_deck_has_its_own_stop() -> None:
+    d = Driver(_media_host())
+    d.connect()
+    assert d.core.props.desired("overlay")["label-stop-all"]["v"] == "Stop all sounds"
+    d.click("overlay", "media-open", STREAM, "Radio")
+    d.advance(0.1)
+    d.click("overlay", "stop-all")
+    d.advance(0.1)
+    assert d.host.of("media.set") == []  # Stop all leaves the deck alone
+    d.click("overlay", "media-pause-all")
+    d.advance(0.1)
+    [paused] = d.host.of("media.set")
+    assert paused.paused is True
+    assert d.core.props.desired("overlay")["label-pause-all"]["v"] == "Pause all media"
