@@ -3,9 +3,9 @@ the clock, and returns the effects for the runtime to carry out.
 
 Start-up after hello, in this order: read the settings; then send the overlay its first props
 (it says it is scanning the sounds folder), register the commands, pre-arm the soundboard (and
-mic) channel and put the blank icon; only then subscribe, read the preferences, and scan the
-library, whose sounds are loaded ahead. Nothing waits for ``pre_arm`` (a slow host answers it
-after seconds): the grid shows as soon as the scan is in.
+mic) channel and put the blank icon; then subscribe, and scan the library while the preferences
+are read; the visible page and the favourites are loaded ahead as each arrives. Nothing waits
+for ``pre_arm`` (a slow host answers it after seconds): the grid shows once the scan is in.
 Nothing the host answers ends the process: every outcome passes the request tracker and its
 policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flushed).
 """
@@ -234,17 +234,16 @@ class CueboardCore:
         out += self._subscribe(now)
         if self.host_facts is not None:
             out += self.deck_effects(self.deck.connected(self.host_facts), now)
-        out += self.prefs.load(now)
-        if self.prefs.loaded:
-            out += self.rescan("start")
-        return out
+        out += self.rescan("start")  # beside the preferences' read: the grid waits for neither
+        return out + self.prefs.load(now)
 
     def _prefs_loaded(self, now: float) -> list[Effect]:
-        """Favourites are known now: bind them, then scan (the scan loads them ahead)."""
+        """Favourites are known now: bind them and load them ahead (the scan may be in or
+        not; when it comes in, it loads what is visible and the favourites too)."""
         out: list[Effect] = []
         for slug in self.prefs.favourites():
             out += self.register_command(favourite_command(slug), now)
-        return out + self.rescan("start")
+        return out + self.load_ahead(now)
 
     def register_command(self, name: str, now: float, *, user_asked: bool = False) -> list[Effect]:
         """A refused command is logged (or shown, if the user asked); it is registered again

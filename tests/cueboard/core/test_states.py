@@ -31,9 +31,11 @@ def _sent_props(sends: list[Send], panel: str = "overlay") -> list[dict[str, Any
     ]
 
 
-def _start_holding_pre_arm(d: Driver) -> tuple[list[Send], list[Send], list[Any]]:
-    """Connect, answer everything but ``pre_arm`` and hold the scan: (every send in order,
-    the pre_arm sends still unanswered, the scan jobs)."""
+def _start_holding_pre_arm(
+    d: Driver, hold: tuple[str, ...] = ("audio.pre_arm",)
+) -> tuple[list[Send], list[Send], list[Any]]:
+    """Connect, answer everything but ``hold`` (``pre_arm``) and hold the scan: (every send in
+    order, the held sends still unanswered, the scan jobs)."""
     welcome = Welcome(
         result="welcome", vxp_version="1.7", granted=d.host.granted, locale="en-US",
         content_root="/content",
@@ -48,7 +50,7 @@ def _start_holding_pre_arm(d: Driver) -> tuple[list[Send], list[Send], list[Any]
         effect = queue.pop(0)
         if isinstance(effect, Send):
             order.append(effect)
-            if effect.kind == "audio.pre_arm":
+            if effect.kind in hold:
                 held.append(effect)
                 continue
             outcome, follow = d.host.answer(effect)
@@ -73,6 +75,13 @@ def test_start_up_sends_props_before_pre_arm_and_page_one_before_its_answer() ->
     d.advance(0.1)  # pre_arm is still unanswered: its reply was never fed in
     names = [{row[1]["v"] for row in p["slots"]} for p in _sent_props(d.host.sent) if "slots" in p]
     assert {"01 Beep", "02 Boop"} in names
+
+
+def test_the_scan_starts_while_the_preferences_are_still_being_read() -> None:
+    d = Driver()
+    _, held, scans = _start_holding_pre_arm(d, hold=("audio.pre_arm", "kv.list"))
+    assert [s.kind for s in held] == ["audio.pre_arm", "audio.pre_arm", "kv.list"]
+    assert [scan.root for scan in scans] == [ROOT]
 
 
 def test_the_grid_says_scanning_until_the_first_scan_is_in_then_what_it_found() -> None:
