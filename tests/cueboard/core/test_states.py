@@ -7,11 +7,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cueboard.contract import Playback, SlotState
 from cueboard.core.effects import Send, Wake
 from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
 from cueboard.i18n import Catalog
 from cueboard.library import Library
+from cueboard.media_urls import DeckInputError, check_url
 from vxp.models import audio, events
 from vxp.models.handshake import Granted, Welcome
 from vxp.version import Version
@@ -279,3 +282,22 @@ def test_stop_all_says_it_stops_sounds_and_the_deck_has_its_own_stop() -> None:
     [paused] = d.host.of("media.set")
     assert paused.paused is True
     assert d.core.props.desired("overlay")["label-pause-all"]["v"] == "Pause all media"
+
+
+@pytest.mark.parametrize(
+    ("typed", "opened"),
+    [
+        ("media.example.test/a.m3u8", "https://media.example.test/a.m3u8"),
+        ("  localhost:8443/live  ", "https://localhost:8443/live"),
+        ("192.0.2.7/live", "https://192.0.2.7/live"),
+        ("rtmp://media.example.test/app", "rtmp://media.example.test/app"),  # as typed
+    ],
+)
+def test_a_scheme_is_added_only_where_the_rest_parses_as_a_host(typed: str, opened: str) -> None:
+    assert check_url(typed).url.reveal() == opened
+
+
+@pytest.mark.parametrize("typed", ["media/live", "user@media.example.test/x", "rtmp:/x", ".x/y"])
+def test_what_https_would_not_make_a_url_is_refused_as_typed(typed: str) -> None:
+    with pytest.raises(DeckInputError):
+        check_url(typed)
