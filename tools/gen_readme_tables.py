@@ -22,7 +22,8 @@ def commands_table() -> str:
     rows += [f"| `{c.name}` | {c.help} |" for c in STATIC_COMMANDS]
     rows.append(
         f"| `fav-<slug>` | play a favourite (one per favourite, at most {MAX_FAVOURITES}; "
-        "the slug is made from the sound's name when it is marked favourite) |"
+        "the slug is the sound's name in Latin letters, 拍手 → `fav-hakushu`, given once "
+        "when it is marked favourite and never changed) |"
     )
     return "\n".join(rows)
 

@@ -24,13 +24,16 @@ class CommandSpec:
 
 STATIC_COMMANDS: tuple[CommandSpec, ...] = (
     *(
-        CommandSpec(f"play-slot-{n}", f"play slot {n} of the visible page")
+        CommandSpec(
+            f"play-slot-{n}",
+            f"play slot {n} of the page the overlay shows (a folder page or search results)",
+        )
         for n in range(1, SLOTS_PER_PAGE + 1)
     ),
     CommandSpec("stop-all", "stop every sound"),
-    CommandSpec("page-next", "show the next page"),
-    CommandSpec("page-prev", "show the previous page"),
-    CommandSpec("play-random", "play a random sound of the visible page"),
+    CommandSpec("page-next", "the overlay's next page, on into the next folder, wrapping"),
+    CommandSpec("page-prev", "the overlay's previous page, the same way back"),
+    CommandSpec("play-random", "play a random sound of the page the overlay shows"),
     CommandSpec("toggle-mic", "send sounds into the microphone, or stop sending them"),
     CommandSpec("rescan", "scan the sounds folder again"),
 )
@@ -39,16 +42,6 @@ FAVOURITE_PREFIX = "fav-"
 
 def favourite_command(slug: str) -> str:
     return FAVOURITE_PREFIX + slug
-
-
-def slugify(name: str, taken: set[str]) -> str:
-    """A stable ``[a-z0-9-]`` slug for a favourite, unique among ``taken``."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "sound"
-    slug, n = base, 2
-    while slug in taken:
-        slug = f"{base}-{n}"
-        n += 1
-    return slug
 
 
 def slot_of(command: str) -> int | None:

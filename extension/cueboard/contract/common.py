@@ -2,7 +2,7 @@
 
 from enum import IntEnum
 
-from .wire import Arg, Prop, Wire
+from .wire import Arg, Cell, Prop, Wire
 
 # The focus contract (PAN-23): on the root, consumed by the host, not part of our contract.
 FIELD_FOCUS = "field-focus"
@@ -63,3 +63,22 @@ _STATUS = (
     Prop("status-level", Wire.I64, f"How the status line is coloured: {_enum_doc(StatusLevel)}."),
 )
 _KEY = Arg("key", Wire.STR, "A sound key as sent in a row's c0.")
+_FOLDER = Arg("key", Wire.STR, "A folder key as sent in a `folders` row's c0.")
+MAX_FOLDERS = 64
+
+
+def _folders(meaning: str) -> tuple[Prop, ...]:
+    return (
+        Prop(
+            "folders",
+            Wire.ROWS,
+            f"{meaning}: the favourites first (when there are any), then each folder of the "
+            f"library; at most {MAX_FOLDERS}, those around the current one.",
+            cells=(
+                Cell("key", Wire.STR, "The folder's key, passed back by open-folder."),
+                Cell("name", Wire.STR, "Localised for the favourites; the folder's name."),
+            ),
+            max_rows=MAX_FOLDERS,
+        ),
+        Prop("folder-key", Wire.STR, "The key of the folder shown; empty while searching."),
+    )

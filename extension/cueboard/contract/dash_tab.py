@@ -1,6 +1,16 @@
 """The dash-tab's contract: library management and diagnostics in the vrOS dashboard."""
 
-from .common import _KEY, _STATUS, SLOTS_PER_PAGE, MediaMode, SlotState, _enum_doc, _label
+from .common import (
+    _FOLDER,
+    _KEY,
+    _STATUS,
+    SLOTS_PER_PAGE,
+    MediaMode,
+    SlotState,
+    _enum_doc,
+    _folders,
+    _label,
+)
 from .wire import Arg, Callback, Cell, PanelContract, Prop, Wire
 
 DASH_TAB = PanelContract(
@@ -45,8 +55,19 @@ DASH_TAB = PanelContract(
             ),
             max_rows=SLOTS_PER_PAGE,
         ),
-        Prop("library-page-index", Wire.I64, "The visible page, 0-based."),
-        Prop("library-page-count", Wire.I64, "How many pages (at least 1)."),
+        Prop(
+            "library-page-name",
+            Wire.STR,
+            "Localised header: the folder and the page within it, or what the search found.",
+        ),
+        Prop(
+            "library-page-index",
+            Wire.I64,
+            "Where the page is in the order ‹ › run through, 0-based; they wrap.",
+        ),
+        Prop("library-page-count", Wire.I64, "How many pages that order has (at least 1)."),
+        *_folders("The folder list"),
+        Prop("library-query", Wire.STR, "The dash-tab's own search; empty when not searching."),
         Prop("library-summary", Wire.STR, "Localised: how many sounds, how many broken."),
         Prop("selected-key", Wire.STR, "The sound being edited; empty: none."),
         Prop("selected-name", Wire.STR, "Its display name."),
@@ -104,10 +125,11 @@ DASH_TAB = PanelContract(
         Callback(
             "library-search",
             (Arg("query", Wire.STR, "The search text; empty ends the search."),),
-            "Filter the library list.",
+            "The dash-tab's own search (the overlay keeps its own).",
         ),
-        Callback("library-page-next", (), "Next page of the library list."),
+        Callback("library-page-next", (), "Next page, on into the next folder, wrapping."),
         Callback("library-page-prev", (), "Previous page."),
+        Callback("open-folder", (_FOLDER,), "Go to a folder's first page (ends the search)."),
         Callback("select-sound", (_KEY,), "Edit this sound."),
         Callback(
             "set-sound-gain",

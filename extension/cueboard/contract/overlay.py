@@ -1,6 +1,7 @@
 """The overlay's contract: the sound grid, search, gains, now playing and the media deck."""
 
 from .common import (
+    _FOLDER,
     _KEY,
     _STATUS,
     DECK_SLOTS,
@@ -10,6 +11,7 @@ from .common import (
     SlotState,
     Video,
     _enum_doc,
+    _folders,
     _label,
 )
 from .wire import Arg, Callback, Cell, PanelContract, Prop, Wire
@@ -50,10 +52,19 @@ OVERLAY = PanelContract(
             "reading order; missing tiles draw as empty.",
             cells=(
                 Cell("key", Wire.STR, "The sound's key, passed back by play-sound."),
-                Cell("name", Wire.STR, "Display name."),
+                Cell(
+                    "name",
+                    Wire.STR,
+                    "Display name on at most two lines joined by a newline, shortened in the "
+                    "middle so that its end stays (the panel does not wrap it again).",
+                ),
                 Cell("duration", Wire.STR, "Formatted length (`0:04`), empty until loaded."),
                 Cell("state", Wire.I64, f"{_enum_doc(SlotState)}."),
-                Cell("detail", Wire.STR, "Localised detail for loading/broken (the host code)."),
+                Cell(
+                    "detail",
+                    Wire.STR,
+                    "Localised: loading, or a broken tile's short reason (never a host code).",
+                ),
                 Cell("favourite", Wire.BOOL, "Shows a star."),
                 Cell("has-icon", Wire.BOOL, "slot-icons holds a real icon for this tile."),
             ),
@@ -66,9 +77,22 @@ OVERLAY = PanelContract(
             "blank 1x1 asset (overlay.BLANK_ICON_KEY).",
             max_rows=SLOTS_PER_PAGE,
         ),
-        Prop("page-name", Wire.STR, "The page's category (folder) name, or the search summary."),
-        Prop("page-index", Wire.I64, "The visible page, 0-based."),
-        Prop("page-count", Wire.I64, "How many pages (at least 1)."),
+        Prop(
+            "page-name",
+            Wire.STR,
+            "Localised header: the folder and the page within it (`Memes · 2 / 3`), or what "
+            "the search found (`“boss”: 2 found`).",
+        ),
+        Prop(
+            "page-index",
+            Wire.I64,
+            "Where the page is in the order ‹ › run through (all folders' pages, or the "
+            "search's), 0-based; they wrap.",
+        ),
+        Prop("page-count", Wire.I64, "How many pages that order has (at least 1)."),
+        *_folders("The folder strip"),
+        Prop("search-query", Wire.STR, "The overlay's own search; empty when not searching."),
+        Prop("pressed-name", Wire.STR, "The full name of the tile pressed last; empty: none."),
         Prop("empty-text", Wire.STR, "Shown instead of the grid when slots is empty."),
         Prop(
             "playing",
@@ -111,14 +135,21 @@ OVERLAY = PanelContract(
     ),
     callbacks=(
         Callback("play-sound", (_KEY,), "Play (or, under toggle, stop) a tile's sound."),
+        Callback(
+            "set-favourite",
+            (_KEY, Arg("on", Wire.BOOL, "Favourite.")),
+            "The ☆ of a tile: make it a favourite (its own command) or not.",
+        ),
+        Callback("open-folder", (_FOLDER,), "Go to a folder's first page (ends the search)."),
         Callback("stop-sound", (_KEY,), "Stop one sound of the now-playing list."),
         Callback("stop-all", (), "Stop every sound (the deck has media-pause-all)."),
-        Callback("page-next", (), "Next page of the grid or results."),
-        Callback("page-prev", (), "Previous page."),
+        Callback("page-next", (), "Next page: on into the next folder after the last, wrapping."),
+        Callback("page-prev", (), "Previous page, the same way back."),
         Callback(
             "search-changed",
             (Arg("query", Wire.STR, "The search field's text; empty ends the search."),),
-            "The search text changed (filters the whole library).",
+            "The overlay's search: one ranked list of the whole library; empty goes back to "
+            "the folder page it left.",
         ),
         Callback("set-soundboard-gain", (Arg("pct", Wire.I64, "0-100."),), "Gain slider."),
         Callback("set-mic-gain", (Arg("pct", Wire.I64, "0-100."),), "Mic gain slider."),

@@ -23,6 +23,7 @@ from cueboard.settings import Settings
 from vxp.models import assets, bus, commands, settings
 
 from . import handlers
+from .browse import Browser
 from .deck import DeckCore, HostFacts, deck_props
 from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .icons import IconsDecoded, IconsModel
@@ -82,7 +83,7 @@ class CueboardCore:
         self.granted_bus: tuple[str, ...] = ()
         self.content_root: str | None = None
         self.library_folder: Path | None = None
-        self.dash_page = 0
+        self.dash = Browser()  # the dash-tab's own place and search
         self.selected: str | None = None
         self.exiting = False
         self.now = 0.0  # the clock value of the input being handled
@@ -240,6 +241,7 @@ class CueboardCore:
     def _prefs_loaded(self, now: float) -> list[Effect]:
         """Favourites are known now: bind them and load them ahead (the scan may be in or
         not; when it comes in, it loads what is visible and the favourites too)."""
+        self.board.favourites_changed()
         out: list[Effect] = []
         for slug in self.prefs.favourites():
             out += self.register_command(favourite_command(slug), now)
@@ -350,7 +352,7 @@ class CueboardCore:
             return []
         board = self.board
         self.props.update("overlay", overlay_values(board, cat, self.icons.shown, now=now))
-        dash = dash_values(board, cat, library_page=self.dash_page, selected=self.selected)
+        dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
         if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
             note = "" if self.granted_overlays else cat.t("dash.toast_needs_overlays")
             dash.update(

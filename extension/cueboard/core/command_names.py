@@ -19,6 +19,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from cueboard.commands import FAVOURITE_PREFIX, MAX_FAVOURITES
+
 __all__ = [
     "FAVOURITE_PREFIX",
     "MAX_FAVOURITES",
@@ -30,8 +32,6 @@ __all__ = [
     "slugify",
 ]
 
-FAVOURITE_PREFIX = "fav-"
-MAX_FAVOURITES = 16
 MAX_SLUG = 40  # "fav-" + slug + "-NN" stays far below the 64-byte limit
 FALLBACK = "sound"
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cueboard.commands import MAX_FAVOURITES, favourite_command, slot_of, slugify
+from cueboard.commands import favourite_command, slot_of
 from cueboard.contract import StatusLevel
 from vxp.models import audio, commands, events, kv
 
+from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .inputs import LoadCatalog
 from .soundboard import EMPTY_SLOT
@@ -156,9 +157,11 @@ def set_favourite(core: CueboardCore, rel: str, on: bool, now: float) -> list[Ef
     favourites = core.prefs.favourites()
     out: list[Effect] = []
     if on and current is None:
-        if len(favourites) >= MAX_FAVOURITES:
-            return []
-        slug = slugify(st.sound.name, set(favourites))
+        named = name_favourite(st.sound.name, set(favourites))  # given names stay: they're bound
+        if isinstance(named, Refused):
+            core.changed()  # the toggle goes back off, and the status line says why
+            return [Notice(named.message_key, StatusLevel.WARN, {"limit": named.limit})]
+        slug = named.slug
         out += core.prefs.update(rel, now, favourite=slug)
         if core.connected:
             out += core.register_command(favourite_command(slug), now, user_asked=True)
@@ -170,6 +173,7 @@ def set_favourite(core: CueboardCore, rel: str, on: bool, now: float) -> list[Ef
                 now, "commands", commands.CommandUnregister, expect=commands.CommandOk,
                 user_asked=True, name=favourite_command(current),
             )  # fmt: skip
+    core.board.favourites_changed()
     core.changed()
     return out
 
@@ -231,7 +235,18 @@ def register(core: CueboardCore) -> None:
     def play_sound(key: str) -> list[Effect]:
         if key == "":  # an empty tile
             return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
+        if key in board.states:
+            board.pressed = key
         return board.press(key, core.now)
+
+    @on("overlay", "set-favourite")
+    def overlay_favourite(key: str, value: bool) -> list[Effect]:
+        return set_favourite(core, key, value, core.now)
+
+    @on("overlay", "open-folder")
+    def open_folder(key: str) -> list[Effect]:
+        board.open_folder(key)
+        return core.load_ahead(core.now)
 
     @on("overlay", "stop-sound")
     def stop_sound(key: str) -> list[Effect]:
@@ -274,19 +289,25 @@ def register(core: CueboardCore) -> None:
 
     @on("dash-tab", "library-search")
     def library_search(query: str) -> list[Effect]:
-        board.search(query)
-        core.dash_page = 0
+        core.dash.search(query)
+        core.changed()
         return []
 
     @on("dash-tab", "library-page-next")
     def library_next() -> list[Effect]:
-        core.dash_page += 1
+        core.dash.turn(board.shelf, 1)
         core.changed()
         return []
 
     @on("dash-tab", "library-page-prev")
     def library_prev() -> list[Effect]:
-        core.dash_page = max(0, core.dash_page - 1)
+        core.dash.turn(board.shelf, -1)
+        core.changed()
+        return []
+
+    @on("dash-tab", "open-folder")
+    def library_folder(key: str) -> list[Effect]:
+        core.dash.open(board.shelf, key)
         core.changed()
         return []
 

@@ -19,12 +19,13 @@ from random import Random
 from typing import Any
 
 from cueboard.contract import StatusLevel
-from cueboard.library import Library, Page, Sound
+from cueboard.library import Library, Sound
 from cueboard.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
 from . import loading
+from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .policy import Action
 from .prefs import Prefs
@@ -74,11 +75,11 @@ class Soundboard:
         self.playing: dict[str, Playing] = {}
         self.status: Notice | None = None
         self.audio_granted = False
-        self.page_index = 0
-        self.query = ""
+        self.shelf = Shelf()
+        self.browser = Browser()  # the overlay's place: the controller commands follow it
+        self.pressed: str | None = None  # the overlay's last pressed tile, named in full
         self.scanning: str | None = None  # the sounds folder while its first scan runs
         self.folder_missing: str | None = None  # the configured sounds folder, not there
-        self._pages: tuple[str, list[Page]] | None = None  # for this query, of this library
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self.plays_sent = 0
@@ -109,8 +110,8 @@ class Soundboard:
         for rel in changed:
             self.forget_load(rel)
         self.library = library
-        self._pages = None
-        self.page_index = min(self.page_index, max(0, len(self.pages()) - 1))
+        self.shelf = Shelf(library)
+        self.shelf.set_favourites(self.prefs.favourites().values())
         self.changed = True
         return changed
 
@@ -130,32 +131,24 @@ class Soundboard:
         self.playing.clear()
 
     def visible_sounds(self) -> list[Sound]:
-        pages = self.pages()
-        if not pages:
-            return []
-        return list(pages[self.page_index].sounds)
-
-    def pages(self) -> list[Page]:
-        """The pages the grid turns through (kept until the library or the search changes: a
-        press looks its slot up here)."""
-        if self._pages is not None and self._pages[0] == self.query:
-            return self._pages[1]
-        if self.query:
-            pages = self.library.pages(self.library.search(self.query))
-        else:
-            pages = self.library.pages()
-        self._pages = (self.query, pages)
-        return pages
+        """What the overlay shows: a folder's page or a page of its search's hits."""
+        return list(self.browser.view(self.shelf).sounds)
 
     def turn_page(self, delta: int) -> None:
-        count = len(self.pages())
-        if count:
-            self.page_index = (self.page_index + delta) % count
-            self.changed = True
+        self.browser.turn(self.shelf, delta)
+        self.changed = True
 
     def search(self, query: str) -> None:
-        self.query = query.strip()
-        self.page_index = 0
+        self.browser.search(query)
+        self.changed = True
+
+    def open_folder(self, key: str) -> None:
+        if self.browser.open(self.shelf, key):
+            self.changed = True
+
+    def favourites_changed(self) -> None:
+        """The favourites' folder follows the preferences."""
+        self.shelf.set_favourites(self.prefs.favourites().values())
         self.changed = True
 
     def wanted_ahead(self) -> list[str]:
@@ -316,13 +309,15 @@ class Soundboard:
     def play_slot(self, slot: int, now: float) -> list[Effect]:
         sounds = self.visible_sounds()
         if 1 <= slot <= len(sounds):
-            return self.press(sounds[slot - 1].rel_path, now)
+            self.pressed = sounds[slot - 1].rel_path
+            return self.press(self.pressed, now)
         return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
 
     def play_random(self, rng: Random, now: float) -> list[Effect]:
         sounds = [s for s in self.visible_sounds() if not s.too_large and s.problem is None]
         if sounds:
-            return self.press(rng.choice(sounds).rel_path, now)
+            self.pressed = rng.choice(sounds).rel_path
+            return self.press(self.pressed, now)
         return []
 
     def expire(self, now: float) -> bool:

@@ -17,9 +17,11 @@ from vxp.limits import (
     KV_SOFT_QUOTA_BYTES,
 )
 
+from .browse import Browser
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
-from .overlay import Tile, channels_text, format_duration, grid_values, page_of
+from .overlay import Tile, channels_text, format_duration, grid_values
+from .places import place_values, tile_name
 from .reasons import load_failure_key
 from .soundboard import Soundboard
 
@@ -35,8 +37,8 @@ def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
     if st.status == "loading":
         return SlotState.LOADING, "slot.loading"
     if st.status == "too_large":
-        return SlotState.BROKEN, "slot.too_large"
-    if st.status in ("failed", "unloadable"):
+        return SlotState.BROKEN, load_failure_key("too_large")
+    if st.status in ("failed", "unloadable"):  # a short phrase, never the host's code
         return SlotState.BROKEN, load_failure_key(st.code or "")
     return SlotState.READY, ""
 
@@ -49,18 +51,18 @@ def notice_text(cat: Catalog, notice: Notice | None) -> str:
 def overlay_values(
     board: Soundboard, cat: Catalog, icons: dict[str, str], *, now: float = 0.0
 ) -> dict[str, Any]:
-    pages = board.pages()
+    view = board.browser.view(board.shelf)
     tiles: list[Tile] = []
     favourites = set(board.prefs.favourites().values())
-    for s in board.visible_sounds():
+    for s in view.sounds:
         state, detail_key = slot_state(board, s.rel_path)
         st = board.states[s.rel_path]
-        detail = cat.t(detail_key, code=st.code or "") if detail_key else ""
+        detail = cat.t(detail_key) if detail_key else ""
         duration = st.duration_ms / 1000 if st.duration_ms is not None else None
         tiles.append(
             Tile(
                 key=s.rel_path,
-                name=s.name,
+                name=tile_name(s.name),
                 duration_s=duration,
                 state=state,
                 detail=detail,
@@ -69,14 +71,10 @@ def overlay_values(
             )
         )
     values = grid_values(tiles)
-    if board.query:
-        count = len(board.library.search(board.query))
-        page_name = cat.t("grid.search_page", query=board.query, count=count)
-    elif pages:
-        category = pages[board.page_index].category
-        page_name = category or cat.t("grid.all_sounds")
-    else:
-        page_name = cat.t("grid.all_sounds")
+    values.update(place_values(cat, view, board.shelf, board.browser.folder))
+    pressed = board.states.get(board.pressed or "")
+    values["pressed-name"] = pressed.sound.name if pressed else ""
+    values["search-query"] = board.browser.query
     if not board.library.sounds and board.scanning is not None:
         empty = cat.t("status.scanning", folder=board.scanning)
     elif not board.library.sounds and board.folder_missing is not None:
@@ -84,14 +82,11 @@ def overlay_values(
     elif not board.library.sounds:
         empty = cat.t("grid.empty_library", folder=str(board.library.root))
     elif not tiles:
-        empty = cat.t("grid.no_results", query=board.query)
+        empty = cat.t("grid.no_results", query=view.query)
     else:
         empty = ""
     values.update(
         {
-            "page-name": page_name,
-            "page-index": board.page_index if pages else 0,
-            "page-count": max(1, len(pages)),
             "empty-text": empty,
             "playing": playing_rows(board, cat, now),
             "soundboard-gain": board.settings.soundboard_gain,
@@ -176,14 +171,14 @@ def _kib(n: int) -> str:
 
 
 def dash_values(
-    board: Soundboard, cat: Catalog, *, library_page: int, selected: str | None
+    board: Soundboard, cat: Catalog, *, browser: Browser, selected: str | None
 ) -> dict[str, Any]:
-    sounds = board.library.search(board.query) if board.query else board.library.sounds
-    page = page_of(sounds, library_page)
+    """The dash-tab's props: its own place in the library, which the overlay does not share."""
+    view = browser.view(board.shelf)
     rows: list[tuple[str, str, int, bool, bool, int]] = []
     favourites = board.prefs.favourites()
     fav_rels = set(favourites.values())
-    for s in page.items:
+    for s in view.sounds:
         prefs = board.prefs.get(s.rel_path)
         rows.append(
             (
@@ -196,10 +191,15 @@ def dash_values(
             )
         )
     broken = sum(1 for st in board.states.values() if st.status in BROKEN_STATUSES)
+    place = place_values(cat, view, board.shelf, browser.folder)
     values: dict[str, Any] = {
         "library": rows,
-        "library-page-index": page.index,
-        "library-page-count": max(1, page.count),
+        "library-page-name": place["page-name"],
+        "library-page-index": place["page-index"],
+        "library-page-count": place["page-count"],
+        "folders": place["folders"],
+        "folder-key": place["folder-key"],
+        "library-query": browser.query,
         "library-summary": cat.t("grid.folder_missing", folder=board.folder_missing)
         if board.folder_missing is not None
         else cat.t("dash.library_summary", count=len(board.library.sounds), broken=broken),

@@ -1,0 +1,181 @@
+"""Where each panel is in the library: a folder and a page of it, or a search and a page of
+its hits.
+
+The overlay and the dash-tab each have a :class:`Browser`, so a search typed in one never turns
+the other into its results. A browser keeps its folder and page while it searches: clearing the
+search goes back there, not to page 1.
+
+The :class:`Shelf` is the library as places to go: the favourites first (when there are any),
+then every folder in the library's order, each split into pages of :data:`PAGE_SIZE`. Paging
+runs through a folder's pages, then on into the next folder, and wraps at the end, the same for
+the ‹ › buttons and for the ``page-next``/``page-prev`` commands. Search is one flat list ranked
+by :mod:`.search`, paged the same way.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cueboard.library import Library, Sound, natural_key
+
+from .search import PAGE_SIZE, Index, entries_of, page_count, search
+
+__all__ = ["FAVOURITES", "Browser", "Folder", "Shelf", "View"]
+
+FAVOURITES = "*"  # the favourites' folder key; a library folder's is "c:" + its path
+_CATEGORY = "c:"
+_HITS_KEPT = 4  # one query per panel, and a little room
+
+
+@dataclass(frozen=True, slots=True)
+class Folder:
+    key: str
+    category: str | None  # its path in the library; None for the favourites
+    sounds: tuple[Sound, ...]
+
+    @property
+    def pages(self) -> int:
+        return page_count(len(self.sounds))
+
+
+class Shelf:
+    """The library's places and its search index. Rebuilt when the library changes; told when
+    the favourites do (:meth:`set_favourites`)."""
+
+    def __init__(self, library: Library | None = None) -> None:
+        self.library = library if library is not None else Library(Path("."))
+        groups: dict[str, list[Sound]] = {}
+        for s in self.library.sounds:
+            groups.setdefault(s.category, []).append(s)
+        self._categories = tuple(Folder(_CATEGORY + c, c, tuple(g)) for c, g in groups.items())
+        self._index: Index | None = None
+        self._hits: dict[str, list[Sound]] = {}
+        self._favourites: tuple[str, ...] = ()
+        self.folders: tuple[Folder, ...] = ()
+        self._starts: list[int] = []
+        self._place(())
+
+    def set_favourites(self, rels: Iterable[str]) -> None:
+        by_path = self.library.by_path
+        found = [by_path[r] for r in rels if r in by_path]
+        found.sort(key=lambda s: (natural_key(s.name), s.rel_path))
+        if tuple(s.rel_path for s in found) != self._favourites:
+            self._place(found)
+
+    def _place(self, favourites: Sequence[Sound]) -> None:
+        self._favourites = tuple(s.rel_path for s in favourites)
+        head = (Folder(FAVOURITES, None, tuple(favourites)),) if favourites else ()
+        self.folders = head + self._categories
+        self._starts = []
+        total = 0
+        for folder in self.folders:
+            self._starts.append(total)
+            total += folder.pages
+        self.positions = max(1, total)
+
+    @property
+    def first(self) -> int:
+        """Where a browser starts: the library's first folder, after the favourites."""
+        return 1 if len(self.folders) > 1 and self.folders[0].key == FAVOURITES else 0
+
+    def find(self, key: str) -> int | None:
+        return next((i for i, f in enumerate(self.folders) if f.key == key), None)
+
+    def start(self, folder: int) -> int:
+        """The position of a folder's first page in the paging order."""
+        return self._starts[folder] if self._starts else 0
+
+    def locate(self, position: int) -> tuple[int, int]:
+        """(folder, page within it) of a position in the paging order."""
+        folder = max(0, bisect_right(self._starts, position) - 1)
+        return folder, position - self.start(folder)
+
+    def search(self, query: str) -> list[Sound]:
+        """Ranked hits, kept for the last few queries (a press on a result looks it up)."""
+        hits = self._hits.get(query)
+        if hits is None:
+            if self._index is None:
+                self._index = Index.of(entries_of(self.library.sounds))
+            by_path = self.library.by_path
+            hits = [by_path[h.key] for h in search(query, self._index)]
+            if len(self._hits) >= _HITS_KEPT:
+                self._hits.pop(next(iter(self._hits)))
+            self._hits[query] = hits
+        return hits
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a browser shows: a page of sounds and where it is."""
+
+    sounds: Sequence[Sound]
+    folder: Folder | None  # None while searching, or with no sounds at all
+    query: str  # "" unless searching
+    found: int  # hits of the query
+    page: int  # 0-based, within the folder or the hits
+    pages: int  # of the folder or the hits, at least 1
+    position: int  # in the paging order the ‹ › buttons run through
+    positions: int  # at least 1
+
+
+@dataclass
+class Browser:
+    """One panel's place: a folder key and a page of it, and the search it may be in."""
+
+    folder: str = ""  # "" or a key no longer there: the library's first folder
+    page: int = 0
+    query: str = ""
+    hit_page: int = 0
+
+    def where(self, shelf: Shelf) -> tuple[int, int]:
+        """(folder, page) shown, each kept in range; a folder that went away gives the first."""
+        index = shelf.find(self.folder)
+        if index is None:  # the library's first folder; the favourites are a press away
+            index, self.page = shelf.first, 0
+            self.folder = shelf.folders[index].key if shelf.folders else ""
+        if shelf.folders:
+            self.page = min(max(self.page, 0), shelf.folders[index].pages - 1)
+        return index, self.page
+
+    def view(self, shelf: Shelf) -> View:
+        if self.query:
+            hits = shelf.search(self.query)
+            pages = page_count(len(hits))
+            self.hit_page %= pages
+            shown = hits[self.hit_page * PAGE_SIZE : (self.hit_page + 1) * PAGE_SIZE]
+            page = self.hit_page
+            return View(shown, None, self.query, len(hits), page, pages, page, pages)
+        index, page = self.where(shelf)
+        if not shelf.folders:
+            return View((), None, "", 0, 0, 1, 0, 1)
+        folder = shelf.folders[index]
+        shown = folder.sounds[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        position = shelf.start(index) + page
+        return View(shown, folder, "", 0, page, folder.pages, position, shelf.positions)
+
+    def turn(self, shelf: Shelf, delta: int) -> None:
+        """The next (or previous) page, into the next folder after a folder's last, wrapping."""
+        if self.query:
+            self.hit_page = (self.hit_page + delta) % page_count(len(shelf.search(self.query)))
+            return
+        if not shelf.folders:
+            return
+        index, page = self.where(shelf)
+        index, self.page = shelf.locate((shelf.start(index) + page + delta) % shelf.positions)
+        self.folder = shelf.folders[index].key
+
+    def open(self, shelf: Shelf, key: str) -> bool:
+        """Go to a folder's first page (ending a search); False for a folder not there."""
+        if shelf.find(key) is None:
+            return False
+        self.folder, self.page, self.query, self.hit_page = key, 0, "", 0
+        return True
+
+    def search(self, query: str) -> None:
+        """Search (its first page), or with an empty query go back to the folder page."""
+        query = query.strip()
+        if query != self.query:
+            self.query, self.hit_page = query, 0
