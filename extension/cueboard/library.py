@@ -1,8 +1,10 @@
 """The sound library: a folder scanned into pages, pure and synchronous (run it off the loop).
 
 Subfolders are categories; each category is split into pages of :data:`SLOTS_PER_PAGE`.
-A file is a sound when its extension says so *and* its first bytes agree (so a renamed text
-file is not offered); files over 256 MiB are listed as too large and never loaded (AUD-15).
+A file is a sound when its extension says so; one whose first bytes disagree (a renamed text
+file) or that cannot be read is listed with its ``problem`` and never loaded, so it shows as a
+tile that cannot load instead of vanishing from the counts; files over 256 MiB are listed as too
+large and never loaded (AUD-15).
 An image or clip with the same stem beside a sound is its icon.
 """
 
@@ -30,6 +32,7 @@ class Sound:
     mtime_ns: int
     icon: str | None = None  # rel path of the icon, if any
     too_large: bool = False
+    problem: str | None = None  # "not_audio" or "unreadable": listed, never loaded
 
     @property
     def fingerprint(self) -> tuple[int, int]:
@@ -50,7 +53,7 @@ class Library:
     sounds: list[Sound] = field(default_factory=list[Sound])
     skipped: list[str] = field(
         default_factory=list[str]
-    )  # files that looked like sounds but were not
+    )  # files named like sounds that are not (listed in sounds too, with their problem)
 
     def __post_init__(self) -> None:
         self.by_path = {s.rel_path: s for s in self.sounds}
@@ -144,26 +147,30 @@ def scan(root: Path) -> Library:
             if ext.lower() not in SOUND_EXTENSIONS:
                 continue
             rel = e.name if not category else f"{category}/{e.name}"
+            problem: str | None = None
+            size = mtime_ns = 0
             try:
                 st = e.stat()
+                size, mtime_ns = st.st_size, st.st_mtime_ns
                 with open(e.path, "rb") as f:
                     head = f.read(12)
+                if not sniff_sound(head):
+                    problem = "not_audio"
             except OSError:
+                problem = "unreadable"
+            if problem is not None:
                 skipped.append(rel)
-                continue
-            if not sniff_sound(head):
-                skipped.append(rel)
-                continue
             icon = icons.get(stem.casefold())
             sounds.append(
                 Sound(
                     rel_path=rel,
                     name=stem,
                     category=category,
-                    size=st.st_size,
-                    mtime_ns=st.st_mtime_ns,
+                    size=size,
+                    mtime_ns=mtime_ns,
                     icon=(icon if not category else f"{category}/{icon}") if icon else None,
-                    too_large=st.st_size > MAX_SOUND_BYTES,
+                    too_large=size > MAX_SOUND_BYTES,
+                    problem=problem,
                 )
             )
     categories = {c: natural_key(c) for c in {s.category for s in sounds}}  # a few, many sounds

@@ -50,10 +50,13 @@ def _has_control_or_space(text: str) -> bool:
 
 
 def check_url(url: str | Secret) -> CheckedUrl:
-    """Trim what a paste adds around a URL, then insist on a stream scheme and a host."""
+    """Trim what a paste adds around a URL, complete a missing scheme to ``https://`` when the
+    rest then parses as a host name (``example.com/live.m3u8``), then insist on a stream scheme
+    and a host."""
     raw = (url.reveal() if isinstance(url, Secret) else url).strip()
     if not raw:
         raise DeckInputError(msgid("media.error.invalid_url"))
+    raw = _with_scheme(raw)
     size = len(raw.encode("utf-8"))
     if size > URL_MAX_BYTES:
         raise DeckInputError("media.error.url_too_long", limit=URL_MAX_BYTES)
@@ -68,6 +71,21 @@ def check_url(url: str | Secret) -> CheckedUrl:
     if parts.scheme.lower() not in STREAM_SCHEMES or not host:
         raise DeckInputError(msgid("media.error.invalid_url"))
     return CheckedUrl(Secret(raw), host, size)
+
+
+def _with_scheme(raw: str) -> str:
+    """``https://`` before a URL typed without a scheme, if that gives a plausible host (a dot
+    in it, or localhost); anything else is left to be refused as it was typed."""
+    if "://" in raw or raw.startswith("//"):
+        return raw
+    candidate = "https://" + raw
+    try:
+        host = urlsplit(candidate).hostname or ""
+    except ValueError:
+        return raw
+    if host == "localhost" or ("." in host and not host.startswith(".") and "@" not in raw):
+        return candidate
+    return raw
 
 
 def check_title(title: str) -> str:

@@ -96,7 +96,7 @@ def test_locale_chain(requested: str, chain_head: str) -> None:
 
 def test_t_fills_placeholders_and_never_fails() -> None:
     ja = Catalog.load("ja-JP")
-    assert ja.t("overlay.stop_all") == "すべて停止"
+    assert ja.t("overlay.stop_all") == "サウンドをすべて停止"
     assert ja.t("status.play_failed", name="エアホーン", code="undecodable") == (
         "エアホーン を再生できませんでした（undecodable）。"
     )

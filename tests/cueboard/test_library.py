@@ -31,6 +31,7 @@ def test_scan_categories_natural_sort_icons_and_sniffing(tmp_path: Path) -> None
     lib = scan(tmp_path)
     assert [s.rel_path for s in lib.sounds] == [
         "Airhorn.wav",
+        "fake.mp3",
         "sound 2.wav",
         "Sound 10.wav",
         "Memes/bruh.wav",
@@ -39,6 +40,8 @@ def test_scan_categories_natural_sort_icons_and_sniffing(tmp_path: Path) -> None
     assert lib.by_path["Airhorn.wav"].icon == "Airhorn.gif"
     assert lib.by_path["Memes/bruh.wav"].category == "Memes"
     assert lib.skipped == ["fake.mp3"]
+    assert lib.by_path["fake.mp3"].problem == "not_audio"  # counted as can't load, not dropped
+    assert lib.by_path["Airhorn.wav"].problem is None
 
 
 def test_pages_split_by_category_and_twelve_slots(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path
 
 
 def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:
-    """Commands, pre-arm, first props, then loads; every play after its audio_loaded (AUD-18)."""
+    """First props, commands, pre-arm, then loads; every play after its audio_loaded (AUD-18)."""
     content = _library(tmp_path)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-2\nsleep 0.5\n", content=content)
     order = [
@@ -52,8 +52,8 @@ def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:
     ]
     first = {key: order.index(key) for key in reversed(order)}
     assert first[("hello", None)] == 0
-    assert first[("commands", "register")] < first[("audio", "pre_arm")]
-    assert first[("audio", "pre_arm")] < first[("panel", "props")] < first[("audio", "load")]
+    assert first[("panel", "props")] < first[("commands", "register")] < first[("audio", "pre_arm")]
+    assert first[("audio", "pre_arm")] < first[("audio", "load")]
     registered = {f["params"]["name"] for f in run.sent("commands", "register")}
     assert {f"play-slot-{n}" for n in range(1, 13)} | {
         "stop-all",

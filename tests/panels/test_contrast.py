@@ -53,7 +53,10 @@ COLOURS: dict[tuple[str, str], tuple[Use, ...]] = {
     ("overlay.slint", "root.active ? ExtTheme.c.live : ExtTheme.c.tx-low"): (
         Use(TILE, MARK, "the ■ of Stop all", INACTIVE),
     ),
-    ("overlay.slint", "root.mark-color"): (Use(TILE, MARK, "a tile's state mark ▶ ◌ ⚠"),),
+    ("overlay.slint", "root.mark-color"): (Use(TILE, MARK, "a tile's state mark ▶ ◌ ⚠ ⊘"),),
+    ("overlay.slint", "root.state == 5 ? ExtTheme.c.tx-mid : ExtTheme.c.tx-hi"): (
+        Use(TILE, TEXT, "a tile's name (tx-mid while sound is off)"),
+    ),
     ("overlay.slint", "root.state == 4 ? ExtTheme.c.tx-hi : ExtTheme.c.tx-mid"): (
         Use(TILE, TEXT, "a tile's state label: duration, detail, reason"),
     ),
@@ -86,7 +89,8 @@ COLOURS: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     (
         "dash-tab.slint",
-        "root.state == 2 ? ExtTheme.c.live : root.state == 3 ? ExtTheme.c.warn : ExtTheme.c.err",
+        "root.state == 2 ? ExtTheme.c.live : root.state == 3 ? ExtTheme.c.warn"
+        " : root.state == 5 ? ExtTheme.c.tx-mid : ExtTheme.c.err",
     ): (Use(TILE, MARK, "a library row's state mark"),),
     ("dash-tab.slint", "ch.c3 ? ExtTheme.c.ok : ExtTheme.c.err"): (
         Use(CARD, MARK, "a channel's ● armed / ○ not"),
@@ -251,13 +255,13 @@ def test_stop_all_and_the_selected_tab_read_at_four_and_a_half_to_one() -> None:
 
 
 def test_tile_states_differ_by_a_mark_not_only_a_hue() -> None:
-    """Playing, loading and failed tiles each have their own symbol; ready has none."""
+    """Playing, loading, failed and disabled tiles each have their own symbol; ready has none."""
     code = _code(PANELS / "overlay.slint")
     found = re.search(r"property <string> mark:\s*([^;]+);", code)
     assert found is not None
     marks = dict(re.findall(r'root\.state == (\d) \? "([^"]+)"', found.group(1)))
-    assert set(marks) == {"2", "3", "4"}
-    assert len(set(marks.values())) == 3
+    assert set(marks) == {"2", "3", "4", "5"}
+    assert len(set(marks.values())) == 4
     # and the playing and failed outlines are thick, which a ready tile's is not
     assert "root.state == 2 || root.state == 4 ? 2 * ExtTheme.border-default" in " ".join(
         code.split()

@@ -18,6 +18,7 @@ class SlotState(IntEnum):
     PLAYING = 2
     LOADING = 3
     BROKEN = 4
+    DISABLED = 5  # no audio grant: nothing can play
 
 
 class PlayMode(IntEnum):

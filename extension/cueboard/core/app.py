@@ -1,9 +1,11 @@
 """Cueboard's behaviour as one sans-IO object: :meth:`CueboardCore.handle` takes an input and
 the clock, and returns the effects for the runtime to carry out.
 
-Start-up after hello, in this order: read the settings; then register the commands, pre-arm the
-soundboard (and mic) channel, put the blank icon and send the overlay its first props; only then
-subscribe, read the preferences, and scan the library, whose sounds are loaded ahead.
+Start-up after hello, in this order: read the settings; then send the overlay its first props
+(it says it is scanning the sounds folder), register the commands, pre-arm the soundboard (and
+mic) channel and put the blank icon; then subscribe, and scan the library while the preferences
+are read; the visible page and the favourites are loaded ahead as each arrives. Nothing waits
+for ``pre_arm`` (a slow host answers it after seconds): the grid shows once the scan is in.
 Nothing the host answers ends the process: every outcome passes the request tracker and its
 policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flushed).
 """
@@ -38,13 +40,13 @@ from .inputs import (
     default_sounds_folder,
 )
 from .link_import import FetchFailed, FetchProgress, SoundFetched
-from .overlay import blank_icon_asset
+from .overlay import blank_icon_asset, channels_text
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
-from .soundboard import Soundboard
+from .soundboard import EMPTY_SLOT, Soundboard
 from .toast import PANEL as TOAST_PANEL
 from .toast import Toast
 from .tracker import RETRY_WAKE, Outcome, Tracker, outcome_input
@@ -55,7 +57,9 @@ __all__ = ["CueboardCore"]
 LIFECYCLE = "vr.lifecycle"
 STATUS_RECONCILE_S = 1.0
 EXIT_GRACE_S = 0.8  # shutting_down: flush, then exit well within the host's grace
-VIEWS, STATUS, EXIT = "views", "status", "exit"
+VIEWS, STATUS, EXIT, BRIEF = "views", "status", "exit", "brief"
+BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
+BRIEF_NOTICES = frozenset({EMPTY_SLOT})
 
 
 class CueboardCore:
@@ -136,6 +140,8 @@ class CueboardCore:
                 self.board.status = effect
                 self._dirty = True
                 kept.append(Log(logging.INFO, f"notice {effect.key}"))
+                if effect.key in BRIEF_NOTICES:
+                    kept.append(Wake(BRIEF, now + BRIEF_S))
             else:
                 kept.append(effect)
         if self.board.published:
@@ -181,6 +187,10 @@ class CueboardCore:
                 self._status_at = now + STATUS_RECONCILE_S
                 out.append(Wake(STATUS, self._status_at))
             return out
+        if key == BRIEF:
+            if self.board.status is not None and self.board.status.key in BRIEF_NOTICES:
+                self.board.set_status(None)
+            return []
         if key == EXIT and self.exiting:
             return [Log(logging.WARNING, "could not save every change in time"), Exit(0)]
         return []
@@ -214,36 +224,38 @@ class CueboardCore:
             self.board.settings = Settings.from_entries(entries)
         else:
             out.append(Log(logging.INFO, f"settings: {outcome.code}; using defaults"))
+        if not self.board.audio_granted:
+            self.board.set_status("status.no_audio_grant", StatusLevel.ERROR)
+        if self.library_folder != self.sounds_folder():
+            self.board.scanning = str(self.sounds_folder())
+        if self.catalog is not None:
+            self.props.set_texts(self.catalog)
+        self.props.resend_all()
+        out += self.refresh(now, flush=True)
         for spec in STATIC_COMMANDS:
             out += self.register_command(spec.name, now)
         for slug in self.prefs.favourites():
             out += self.register_command(favourite_command(slug), now)
         if self.board.audio_granted:
             out += self.pre_arm(now)
-        else:
-            self.board.set_status("status.no_audio_grant", StatusLevel.ERROR)
         out += self.tracker.request(
             now, "assets", assets.AssetPut, expect=assets.AssetOk, **blank_icon_asset()
         )
-        if self.catalog is not None:
-            self.props.set_texts(self.catalog)
-        self.props.resend_all()
-        out += self.refresh(now, flush=True)
         out += self._subscribe(now)
         if self.host_facts is not None:
             out += self.deck_effects(self.deck.connected(self.host_facts), now)
-        out += self.prefs.load(now)
-        if self.prefs.loaded:
-            out += self.rescan("start")
-        return out
+        out += self.rescan("start")  # beside the preferences' read: the grid waits for neither
+        return out + self.prefs.load(now)
 
     def _prefs_loaded(self, now: float) -> list[Effect]:
-        """Favourites are known now: bind them, then scan (the scan loads them ahead)."""
-        self.board.favourites_changed()
+        """Favourites and the folders' order are known now: sort, bind the favourites and load
+        them ahead (the scan may be in or not; when it comes in, it loads what is visible and
+        the favourites too)."""
+        self.board.prefs_loaded()
         out: list[Effect] = []
         for slug in self.prefs.favourites():
             out += self.register_command(favourite_command(slug), now)
-        return out + self.rescan("start")
+        return out + self.load_ahead(now)
 
     def register_command(self, name: str, now: float, *, user_asked: bool = False) -> list[Effect]:
         """A refused command is logged (or shown, if the user asked); it is registered again
@@ -302,7 +314,11 @@ class CueboardCore:
         return default_sounds_folder(self.content_root, self.data_home)
 
     def rescan(self, reason: str) -> list[Effect]:
-        return [Scan(self.sounds_folder(), reason)]
+        folder = self.sounds_folder()
+        if folder != self.library_folder:  # a folder not scanned yet: the grid says so
+            self.board.scanning = str(folder)
+            self._dirty = True
+        return [Scan(folder, reason)]
 
     def _scanned(self, scanned: Scanned, now: float) -> list[Effect]:
         library = scanned.library
@@ -312,6 +328,7 @@ class CueboardCore:
         if library.root != self.library_folder:
             self.library_folder = library.root
             out.append(Watch(library.root))
+        self.board.scanning = None
         self.board.set_library(library)
         out.append(
             Log(
@@ -321,9 +338,11 @@ class CueboardCore:
                 f"{scanned.elapsed_ms:.0f} ms",
             )
         )
-        if not scanned.folder_exists:
-            folder = str(library.root)
-            out.append(Notice("status.folder_missing", StatusLevel.WARN, {"folder": folder}))
+        # One message for a configured folder that is not there, in the grid (the watcher
+        # notices it being created); a missing default folder is an empty library.
+        configured = bool(self.board.settings.sounds_folder)
+        missing = configured and not scanned.folder_exists
+        self.board.folder_missing = str(library.root) if missing else None
         return out + self.load_ahead(now) + self.importer.after_scan(self, now)
 
     def load_ahead(self, now: float) -> list[Effect]:
@@ -343,7 +362,7 @@ class CueboardCore:
         if cat is None:
             return []
         board = self.board
-        self.props.update("overlay", overlay_values(board, cat, self.icons.shown))
+        self.props.update("overlay", overlay_values(board, cat, self.icons.shown, now=now))
         dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
         dash["import-progress"] = self.importer.progress_text(self)
         if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
@@ -393,13 +412,18 @@ class CueboardCore:
                 topic=f"ext.{self.ext_id}.{kind}", payload=payload,
             )  # fmt: skip
             if kind == "played":
-                out += self._toast(str(payload["name"]), now)
+                out += self._toast(str(payload["path"]), str(payload["name"]), now)
         return out
 
-    def _toast(self, name: str, now: float) -> list[Effect]:
+    def _toast(self, rel: str, name: str, now: float) -> list[Effect]:
         if not self.board.settings.now_playing_toast or not self.granted_overlays:
             return []
-        out = self.toast.show(name, now)
+        playing = self.board.playing.get(rel)
+        channels = ""
+        if playing is not None and self.catalog is not None:
+            gains = dict(playing.channels)
+            channels = channels_text(self.catalog, gains.get("soundboard", 0), gains.get("mic"))
+        out = self.toast.show(name, now, channels=channels, icon=self.icons.shown.get(rel))
         if self._status_at is None:
             self._status_at = now + STATUS_RECONCILE_S
             out.append(Wake(STATUS, self._status_at))

@@ -19,6 +19,7 @@ from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .inputs import LoadCatalog
 from .sound_editor import pct
+from .soundboard import EMPTY_SLOT
 from .tracker import Outcome
 
 if TYPE_CHECKING:
@@ -212,6 +213,8 @@ def register(core: CueboardCore) -> None:
 
     @on("overlay", "play-sound")
     def play_sound(key: str) -> list[Effect]:
+        if key == "":  # an empty tile
+            return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
         if key in board.states:
             board.pressed = key
         return board.press(key, core.now)
@@ -317,6 +320,8 @@ def _register_deck(core: CueboardCore) -> None:
         ("overlay", "media-open"): ("open", ()),
         ("overlay", "media-reload"): ("reload", ()),
         ("overlay", "media-close"): ("close", ()),
+        ("overlay", "media-retry"): ("retry", ()),
+        ("overlay", "media-pause-all"): ("pause_all", ()),
         ("overlay", "media-set-paused"): ("set_options", ("paused",)),
         ("overlay", "media-set-volume"): ("set_options", ("volume_pct",)),
         ("overlay", "media-set-muted"): ("set_options", ("muted",)),

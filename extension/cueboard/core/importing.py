@@ -98,7 +98,7 @@ class Importer:
             del self.waiting[rel]
             if st.status == "loaded":
                 out.append(Notice("import.done", StatusLevel.INFO, {"name": st.sound.name}))
-            elif st.status == "too_large" or _refused_for_good(st.code):
+            elif st.status in ("too_large", "unloadable") or _refused_for_good(st.code):
                 notice = Notice(REASON_KEYS["undecodable"], params={"name": name})
                 out += [DiscardSound(rel), notice, *core.rescan("import removed")]
         return out

@@ -32,7 +32,7 @@ def ensure_loaded(
     st = board.states.get(rel)
     if st is None or not board.audio_granted:
         return []
-    if st.status in ("loading", "loaded", "too_large"):
+    if st.status in ("loading", "loaded", "too_large", "unloadable"):
         return []
     same_file = st.fingerprint == st.sound.fingerprint
     again = pressed and (st.code == "cache_full" or now - st.failed_at >= RETRY_FAILED_AFTER_S)

@@ -25,6 +25,7 @@ LOAD_FAILURE_KEYS: Mapping[str, str] = MappingProxyType(
         # Cueboard's own: bigger than it loads, or a file named like audio that is not audio.
         "too_large": "slot.too_large",
         "not_audio": "slot.reason.not_audio",
+        "unreadable": "slot.reason.unreadable",
     }
 )
 

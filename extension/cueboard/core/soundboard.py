@@ -30,11 +30,13 @@ from .effects import Effect, Log, Notice
 from .ordering import move
 from .policy import Action
 from .prefs import Prefs
+from .reasons import load_failure_key
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = ["MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
+__all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
 
 PLAYS_KEPT = 256
+EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
 
 type Targets = tuple[tuple[str, int], ...]
 
@@ -56,7 +58,7 @@ class PressOptions:
 class SoundState:
     sound: Sound
     sound_id: str | None = None
-    status: str = "idle"  # idle | loading | loaded | failed | too_large
+    status: str = "idle"  # idle | loading | loaded | failed | too_large | unloadable
     code: str | None = None  # the host's failure code
     duration_ms: int | None = None
     fingerprint: tuple[int, int] | None = None  # of the file that was loaded
@@ -91,6 +93,8 @@ class Soundboard:
         self.shelf = Shelf()
         self.browser = Browser()  # the overlay's place: the controller commands follow it
         self.pressed: str | None = None  # the overlay's last pressed tile, named in full
+        self.scanning: str | None = None  # the sounds folder while its first scan runs
+        self.folder_missing: str | None = None  # the configured sounds folder, not there
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self.plays_sent = 0
@@ -106,11 +110,14 @@ class Soundboard:
         for s in library.sounds:
             st = old.get(s.rel_path)
             if st is None:
-                st = SoundState(s, status="too_large" if s.too_large else "idle")
+                st = SoundState(s)
+                _never_loaded(st)
             else:
                 if st.fingerprint is not None and st.fingerprint != s.fingerprint:
                     changed.append(s.rel_path)
                 st.sound = s
+                if s.problem is not None or st.status == "unloadable":
+                    self.forget_load(s.rel_path)
             self.states[s.rel_path] = st
         for rel, st in old.items():
             if rel not in self.states and st.sound_id is not None:
@@ -129,8 +136,7 @@ class Soundboard:
         if st.sound_id is not None:
             self.by_id.pop(st.sound_id, None)
         st.status, st.sound_id, st.code = "idle", None, None
-        if st.sound.too_large:
-            st.status = "too_large"
+        _never_loaded(st)
 
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
@@ -180,6 +186,11 @@ class Soundboard:
             return 0, 0
         sounds = [s.rel_path for s in self.shelf.folders[folder].sounds]
         return sounds.index(rel), len(sounds)
+
+    def prefs_loaded(self) -> None:
+        """The stored order and favourites arrived after the scan: place the folders again."""
+        self.shelf = Shelf(self.library, self.order_of)
+        self.favourites_changed()
 
     def favourites_changed(self) -> None:
         """The favourites' folder follows the preferences."""
@@ -240,6 +251,10 @@ class Soundboard:
             return [Notice("status.no_audio_grant")]
         if st.status == "too_large":
             return []
+        if st.status == "unloadable":  # not audio, or unreadable: say why, never load it
+            name = {"name": st.sound.name}
+            refs = {"code": load_failure_key(st.code or "")}
+            return [Notice("status.load_failed", StatusLevel.ERROR, name, refs)]
         same_file = st.fingerprint == st.sound.fingerprint
         recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
         if st.status == "failed" and same_file and st.code != "cache_full" and recent:
@@ -317,6 +332,7 @@ class Soundboard:
         now = outcome.now
         st.last_played = now
         ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000
+        self.playing.pop(rel, None)  # played again: it is the most recent now
         self.playing[rel] = Playing(rel, now, looping, targets, ends)
         self.published.append(("played", _echo({"name": st.sound.name, "path": rel}, request_id)))
         self.changed = True
@@ -362,10 +378,10 @@ class Soundboard:
         if 1 <= slot <= len(sounds):
             self.pressed = sounds[slot - 1].rel_path
             return self.press(self.pressed, now)
-        return []
+        return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
 
     def play_random(self, rng: Random, now: float) -> list[Effect]:
-        sounds = [s for s in self.visible_sounds() if not s.too_large]
+        sounds = [s for s in self.visible_sounds() if not s.too_large and s.problem is None]
         if sounds:
             self.pressed = rng.choice(sounds).rel_path
             return self.press(self.pressed, now)
@@ -407,3 +423,11 @@ class Soundboard:
 
 def _echo(payload: dict[str, Any], request_id: str | int | None) -> dict[str, Any]:
     return payload if request_id is None else {**payload, "request_id": request_id}
+
+
+def _never_loaded(st: SoundState) -> None:
+    """A file Cueboard never loads keeps a status that says why (too large, not audio)."""
+    if st.sound.problem is not None:
+        st.status, st.code = "unloadable", st.sound.problem
+    elif st.sound.too_large:
+        st.status = "too_large"

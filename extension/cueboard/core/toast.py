@@ -12,6 +12,7 @@ import logging
 from vxp.models import panel
 
 from .effects import Effect, Log
+from .overlay import BLANK_ICON_KEY
 from .props import PropsModel
 from .tracker import Outcome, Tracker
 
@@ -34,8 +35,20 @@ class Toast:
         self.defined = False
         self._props.blocked.add(PANEL)
 
-    def show(self, name: str, now: float) -> list[Effect]:
-        self._props.update(PANEL, {"sound-name": name, "showing": True})
+    def show(
+        self, name: str, now: float, *, channels: str = "", icon: str | None = None
+    ) -> list[Effect]:
+        """Name the sound, where it plays and how loud, with its icon (or the blank asset)."""
+        self._props.update(
+            PANEL,
+            {
+                "sound-name": name,
+                "channels-text": channels,
+                "sound-icon": [icon or BLANK_ICON_KEY],
+                "has-icon": icon is not None,
+                "showing": True,
+            },
+        )
         self.until = now + SHOW_S
         if self.defined or not self.source:
             return []

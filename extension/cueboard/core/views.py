@@ -20,22 +20,26 @@ from vxp.limits import (
 from .browse import Browser
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
-from .overlay import Tile, channels_text, grid_values
+from .overlay import Tile, channels_text, format_duration, grid_values
 from .places import place_values, tile_name
 from .prefs import MODES
 from .reasons import load_failure_key
 from .soundboard import Soundboard
 
+BROKEN_STATUSES = frozenset({"failed", "too_large", "unloadable"})
+
 
 def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
     st = board.states[rel]
+    if not board.audio_granted:
+        return SlotState.DISABLED, "slot.disabled"
     if rel in board.playing:
         return SlotState.PLAYING, ""
     if st.status == "loading":
         return SlotState.LOADING, "slot.loading"
     if st.status == "too_large":
         return SlotState.BROKEN, load_failure_key("too_large")
-    if st.status == "failed":  # a short phrase, never the host's code
+    if st.status in ("failed", "unloadable"):  # a short phrase, never the host's code
         return SlotState.BROKEN, load_failure_key(st.code or "")
     return SlotState.READY, ""
 
@@ -45,7 +49,9 @@ def notice_text(cat: Catalog, notice: Notice | None) -> str:
     return "" if notice is None else deck_notice_text(notice, cat)
 
 
-def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> dict[str, Any]:
+def overlay_values(
+    board: Soundboard, cat: Catalog, icons: dict[str, str], *, now: float = 0.0
+) -> dict[str, Any]:
     view = board.browser.view(board.shelf)
     tiles: list[Tile] = []
     favourites = set(board.prefs.favourites().values())
@@ -70,28 +76,20 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
     pressed = board.states.get(board.pressed or "")
     values["pressed-name"] = pressed.sound.name if pressed else ""
     values["search-query"] = board.browser.query
-    if not board.library.sounds:
+    if not board.library.sounds and board.scanning is not None:
+        empty = cat.t("status.scanning", folder=board.scanning)
+    elif not board.library.sounds and board.folder_missing is not None:
+        empty = cat.t("grid.folder_missing", folder=board.folder_missing)
+    elif not board.library.sounds:
         empty = cat.t("grid.empty_library", folder=str(board.library.root))
     elif not tiles:
         empty = cat.t("grid.no_results", query=view.query)
     else:
         empty = ""
-    playing_rows: list[tuple[str, str, str, bool]] = []
-    for rel, p in list(board.playing.items())[:32]:
-        st = board.states.get(rel)
-        gains = dict(p.channels)
-        playing_rows.append(
-            (
-                rel,
-                st.sound.name if st else rel,
-                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
-                p.looping,
-            )
-        )
     values.update(
         {
             "empty-text": empty,
-            "playing": playing_rows,
+            "playing": playing_rows(board, cat, now),
             "soundboard-gain": board.settings.soundboard_gain,
             "mic-gain": board.settings.mic_gain,
             "mic-enabled": board.settings.mic_enabled,
@@ -100,6 +98,45 @@ def overlay_values(board: Soundboard, cat: Catalog, icons: dict[str, str]) -> di
         }
     )
     return values
+
+
+def playing_rows(
+    board: Soundboard, cat: Catalog, now: float
+) -> list[tuple[str, str, str, bool, str, str]]:
+    """Now playing, most recent first (the newest row is the one a person looks for), each with
+    its time: elapsed and remaining, or for a loop its place in the loop."""
+    rows: list[tuple[str, str, str, bool, str, str]] = []
+    for rel, p in list(reversed(board.playing.items()))[:32]:
+        st = board.states.get(rel)
+        gains = dict(p.channels)
+        duration = st.duration_ms / 1000 if st is not None and st.duration_ms else None
+        elapsed, remaining = play_times(now - p.started, duration, looping=p.looping)
+        rows.append(
+            (
+                rel,
+                st.sound.name if st else rel,
+                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
+                p.looping,
+                elapsed,
+                remaining,
+            )
+        )
+    return rows
+
+
+def play_times(played_s: float, duration_s: float | None, *, looping: bool) -> tuple[str, str]:
+    """(elapsed, remaining) as ``0:03`` and ``-0:05``; a loop counts within its current pass;
+    remaining is empty while the length is unknown."""
+    played_s = max(0.0, played_s)
+    if duration_s is None or duration_s <= 0:
+        return _clock(played_s), ""
+    position = played_s % duration_s if looping else min(played_s, duration_s)
+    return _clock(position), "-" + format_duration(duration_s - position)
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
 
 
 def _level(notice: Notice | None) -> int:
@@ -154,7 +191,7 @@ def dash_values(
                 int(slot_state(board, s.rel_path)[0]),
             )
         )
-    broken = sum(1 for st in board.states.values() if st.status in ("failed", "too_large"))
+    broken = sum(1 for st in board.states.values() if st.status in BROKEN_STATUSES)
     place = place_values(cat, view, board.shelf, browser.folder)
     values: dict[str, Any] = {
         "library": rows,
@@ -164,9 +201,9 @@ def dash_values(
         "folders": place["folders"],
         "folder-key": place["folder-key"],
         "library-query": browser.query,
-        "library-summary": cat.t(
-            "dash.library_summary", count=len(board.library.sounds), broken=broken
-        ),
+        "library-summary": cat.t("grid.folder_missing", folder=board.folder_missing)
+        if board.folder_missing is not None
+        else cat.t("dash.library_summary", count=len(board.library.sounds), broken=broken),
         "bindings": binding_rows(board, cat),
         "status-text": notice_text(cat, board.status),
         "status-level": _level(board.status),

@@ -129,20 +129,40 @@ class Workers:
 
     async def watcher(self) -> None:
         """Report changes under the sounds folder (inotify & co. via watchfiles: no polling),
-        debounced so a copy of many files is one rescan."""
+        debounced so a copy of many files is one rescan. A folder that does not exist yet is
+        waited for: its nearest existing parent is watched (not recursively, which could be a
+        whole home folder) until the folder appears, and that is a change too."""
         while True:
             folder = self.folder
-            if folder is None or not folder.is_dir():
+            parent = _nearest_existing(folder) if folder is not None else None
+            if folder is None or parent is None:
                 await self._folder_changed.wait()
                 self._folder_changed = anyio.Event()
                 continue
             from watchfiles import awatch
 
             stop = self._folder_changed
-            async for _ in awatch(folder, debounce=400, stop_event=stop, recursive=True):
-                self._feed(FolderChanged())
+            if parent == folder:
+                async for _ in awatch(folder, debounce=400, stop_event=stop, recursive=True):
+                    self._feed(FolderChanged())
+            else:
+                async for _ in awatch(parent, debounce=400, stop_event=stop, recursive=False):
+                    if folder.is_dir():
+                        self._feed(FolderChanged())
+                    if _nearest_existing(folder) != parent:
+                        break  # the folder or a parent of it appeared (or went): look again
+                if not stop.is_set():
+                    continue
             self._folder_changed = anyio.Event()
 
     def stop_watching(self) -> None:
         """awatch waits in a thread that a cancel cannot interrupt: its stop event can."""
         self._folder_changed.set()
+
+
+def _nearest_existing(folder: Path) -> Path | None:
+    """The folder itself if it exists, else its nearest parent that does."""
+    for candidate in (folder, *folder.parents):
+        if candidate.is_dir():
+            return candidate
+    return None

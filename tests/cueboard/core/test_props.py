@@ -223,7 +223,7 @@ def test_locale_change_resends_all_text_at_once() -> None:
     sent.carry(model.flush(1.0))
     overlay_frames = sent.to("overlay")
     assert len(overlay_frames) == 2
-    assert dict(overlay_frames[1])["label-stop-all"] == {"t": "str", "v": "すべて停止"}
+    assert dict(overlay_frames[1])["label-stop-all"] == {"t": "str", "v": "サウンドをすべて停止"}
     assert {n for n, _ in overlay_frames[1]} == {p.name for p in OVERLAY.text_props}
     assert {n for n, _ in sent.to("dash-tab")[1]} == {p.name for p in DASH_TAB.text_props}
 

@@ -28,13 +28,13 @@ def _setting(d: Driver, key: str, value: Any) -> None:
     d.event(events.SettingsChanged(event="settings_changed", key=key, value=value))
 
 
-def test_start_up_registers_arms_shows_then_loads_the_visible_page() -> None:
+def test_start_up_shows_registers_arms_then_loads_the_visible_page() -> None:
     d = Driver()
     d.connect()
     kinds = [s.kind for s in d.host.sent]
     assert kinds[0] == "settings.list"
     assert kinds.index("commands.register") < kinds.index("audio.pre_arm")
-    assert kinds.index("audio.pre_arm") < kinds.index("panel.props") < kinds.index("audio.load")
+    assert kinds.index("panel.props") < kinds.index("audio.pre_arm") < kinds.index("audio.load")
     names = {p.name for p in d.host.of("commands.register")}
     assert {f"play-slot-{n}" for n in range(1, 13)} | {"stop-all", "rescan"} <= names
     loads = [p.path for p in d.host.of("audio.load")]

@@ -224,6 +224,31 @@ class DeckCore:
             yield from sessions.open_into(st, slot, checked, name, opts, native, from_fields=True)
         )
 
+    def retry(self, key: str) -> list[Effect]:
+        """A failed stream again, from the URL the slot holds (never shown, never logged); a
+        slot that no longer holds its URL asks for it to be pasted."""
+        refused = self._refused()
+        if refused is not None:
+            return refused
+        slot = self._state.slots.get(key)
+        if slot is None or not slot.in_use:
+            return [Log(logging.DEBUG, f"retry for a slot not in use ignored: {key!r}")]
+        if slot.url is None:
+            return [Notice(msgid("media.retry_needs_url"), StatusLevel.WARN, {"title": slot.title})]
+        try:
+            checked = check_url(slot.url)
+        except DeckInputError as exc:
+            return [Notice(exc.key, StatusLevel.ERROR, exc.params)]
+        return self._enqueue(self._told(self._reload(key, checked, "")))
+
+    def pause_all(self) -> list[Effect]:
+        """The deck's own stop: every stream with a session paused (Stop all is for sounds)."""
+        out: list[Effect] = []
+        for key, slot in self._state.slots.items():
+            if slot.session is not None:
+                out += self.set_options(key, paused=True)
+        return out
+
     def close(self, key: str) -> list[Effect]:
         """Close a slot's session and forget the slot (its kv record and kept URL too)."""
         slot = self._state.slots.get(key)

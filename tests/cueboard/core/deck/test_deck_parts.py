@@ -67,7 +67,8 @@ def test_stream_urls_are_accepted(url: str) -> None:
     [
         ("", "media.error.invalid_url"),
         ("   ", "media.error.invalid_url"),
-        ("media.example.test/live", "media.error.invalid_url"),  # no scheme
+        ("media/live", "media.error.invalid_url"),  # no scheme, and no host https:// would fit
+        ("user@media.example.test/live", "media.error.invalid_url"),
         ("ftp://media.example.test/x", "media.error.invalid_url"),
         ("file:///etc/passwd", "media.error.invalid_url"),
         ("https:///no-host", "media.error.invalid_url"),
