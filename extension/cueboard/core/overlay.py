@@ -46,6 +46,7 @@ class Tile:
     detail: str = ""  # localised, for LOADING and BROKEN
     favourite: bool = False
     icon_key: str | None = None
+    mode: int = 0  # PlayMode: its own play mode, 0 for none
 
 
 def format_duration(seconds: float | None) -> str:
@@ -67,6 +68,7 @@ def grid_values(tiles: Sequence[Tile]) -> dict[str, Any]:
             t.detail,
             t.favourite,
             t.icon_key is not None,
+            t.mode,
         )
         for t in tiles
     ]

@@ -69,6 +69,7 @@ def overlay_values(
                 detail=detail,
                 favourite=s.rel_path in favourites,
                 icon_key=icons.get(s.rel_path),
+                mode=mode_number(board.prefs.get(s.rel_path).mode),
             )
         )
     values = grid_values(tiles)
@@ -217,7 +218,7 @@ def dash_values(
                 "selected-key": st.sound.rel_path,
                 "selected-name": st.sound.name,
                 "selected-gain": prefs.gain,
-                "selected-mode": MODES.index(prefs.mode) + 1 if prefs.mode else 0,
+                "selected-mode": mode_number(prefs.mode),
                 "selected-mic-gain": prefs.own_mic_gain,
                 "selected-gains-linked": prefs.mic_gain is None,
                 "selected-position": index + 1,
@@ -268,3 +269,8 @@ def binding_rows(board: Soundboard, cat: Catalog) -> list[tuple[str, str]]:
             (favourite_command(slug), cat.t("command.favourite", name=st.sound.name if st else rel))
         )
     return rows[:64]
+
+
+def mode_number(mode: str | None) -> int:
+    """A sound's own play mode as the panels number it (PlayMode; 0: none of its own)."""
+    return MODES.index(mode) + 1 if mode is not None else 0

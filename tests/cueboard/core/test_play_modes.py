@@ -122,3 +122,14 @@ def test_the_dash_tab_loop_switch_sets_and_clears_loop_mode() -> None:
     assert d.core.prefs.get(BEEP).mode == "loop"
     d.click("dash-tab", "set-sound-mode", BEEP, 0)
     assert d.core.prefs.get(BEEP).mode is None
+
+
+def test_a_tile_marks_a_sounds_own_mode_and_only_its_own() -> None:
+    d = Driver()
+    d.connect()
+    _setting(d, "overlap", "toggle")  # a global mode is no sound's own
+    d.click("dash-tab", "set-sound-mode", BOOP, 4)
+    d.advance(0.1)
+    rows = d.core.props.desired("overlay")["slots"]["v"]
+    modes = {row[0]["v"]: row[7]["v"] for row in rows}
+    assert modes == {BEEP: 0, BOOP: 4}

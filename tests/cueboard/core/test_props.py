@@ -293,10 +293,11 @@ def test_set_refuses_unknown_props_and_wrong_types() -> None:
 
 
 def test_grid_values_fill_every_tile_and_icon() -> None:
-    values = grid_values([Tile("a.wav", "A", 3.2, icon_key="cb:icon:a"), Tile("b.wav", "B")])
+    tiles = [Tile("a.wav", "A", 3.2, icon_key="cb:icon:a"), Tile("b.wav", "B", mode=4)]
+    values = grid_values(tiles)
     assert values["slots"] == [
-        ("a.wav", "A", "0:04", int(SlotState.READY), "", False, True),
-        ("b.wav", "B", "", int(SlotState.READY), "", False, False),
+        ("a.wav", "A", "0:04", int(SlotState.READY), "", False, True, 0),
+        ("b.wav", "B", "", int(SlotState.READY), "", False, False, 4),
     ]
     assert values["slot-icons"] == ["cb:icon:a", BLANK_ICON_KEY]
     assert blank_icon_asset()["key"] == BLANK_ICON_KEY
