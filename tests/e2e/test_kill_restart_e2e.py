@@ -129,7 +129,8 @@ def test_kill_9_mid_changes_keeps_every_change_older_than_a_second_and_restores_
     assert len(shown) == SOUNDS
     for i in range(SOUNDS):
         rec = stored[f"s:{_name(i)}"]
-        assert shown[_name(i)] == (rec.get("g", 100), bool(rec.get("l")), "f" in rec), _name(i)
+        looping = rec.get("m") == 3  # loop mode
+        assert shown[_name(i)] == (rec.get("g", 100), looping, "f" in rec), _name(i)
     before = _library_rows(first)  # the page shown when it was killed
     kept = [name for name in before if f"s:{name}" not in late]
     assert kept and all(shown[name] == before[name] for name in kept)
