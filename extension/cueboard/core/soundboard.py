@@ -296,9 +296,14 @@ class Soundboard:
             self._plays[key] = prepared
 
         request_id = once.request_id if once is not None else None
+        alone = mode == "stop_others"
 
         def done(outcome: Outcome) -> list[Effect]:
-            return self._played(st, sound_id, targets, looping, outcome, request_id)
+            out = self._played(st, sound_id, targets, looping, outcome, request_id)
+            if alone and outcome.ok:  # what started while this play was on its way stops too
+                for other in [r for r in self.playing if r != rel]:
+                    out += self.stop(other, outcome.now)
+            return out
 
         return out + self.tracker.request(
             now, "audio", prepared, expect=audio.AudioOk, done=done, user_asked=True
