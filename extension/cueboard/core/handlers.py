@@ -10,10 +10,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from cueboard.commands import MAX_FAVOURITES, favourite_command, slot_of, slugify
-from vxp.models import audio, commands, events, kv
+from vxp.models import audio, bus, commands, events, kv
 
 from .effects import Effect, Log
-from .inputs import LoadCatalog
+from .inputs import CountTasks, LoadCatalog, TaskCounts
 from .tracker import Outcome
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
             return []
         case events.ShuttingDown():
             return core.shutting_down(now)
+        case TaskCounts(tasks=tasks, timers=timers):
+            return publish_debug(core, tasks, timers, now)
         case _:
             return [Log(logging.DEBUG, f"skipped event {getattr(item, 'event', '?')}")]
 
@@ -143,7 +145,20 @@ def on_bus(core: CueboardCore, topic: str, payload: Any, now: float) -> list[Eff
         return board.stop(rel, now)
     if verb == "stop-all":
         return board.stop_all(now)
+    if verb == "debug":
+        return [CountTasks()]
     return [Log(logging.DEBUG, f"bus {verb}: ignored")]
+
+
+def publish_debug(core: CueboardCore, tasks: int, timers: int, now: float) -> list[Effect]:
+    """``cmd.debug``'s answer on ``ext.<id>.debug``: what the runtime is running, so that a
+    soak can compare two idle moments from outside the process."""
+    if not core.connected:
+        return []
+    return core.tracker.request(
+        now, "bus", bus.BusPublish, expect=bus.BusOk,
+        topic=f"ext.{core.ext_id}.debug", payload={"tasks": tasks, "timers": timers},
+    )  # fmt: skip
 
 
 def set_favourite(core: CueboardCore, rel: str, on: bool, now: float) -> list[Effect]:

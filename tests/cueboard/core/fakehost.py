@@ -21,10 +21,12 @@ from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
+    CountTasks,
     Exit,
     LoadCatalog,
     Scan,
     Scanned,
+    TaskCounts,
     Watch,
 )
 from cueboard.i18n import Catalog
@@ -234,6 +236,7 @@ class Driver:
         self.exit: int | None = None
         self.locale = locale
         self.on_send: Callable[[Send], None] | None = None
+        self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -265,6 +268,9 @@ class Driver:
                     self.exit = code
                 case Watch():
                     self.jobs.append(effect)
+                case CountTasks():
+                    counts = TaskCounts(self.tasks, len(self.timers))
+                    queue += self.core.handle(counts, self.now)
                 case _:
                     raise AssertionError(f"an effect the runtime does not know: {effect!r}")
 
