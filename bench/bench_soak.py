@@ -4,15 +4,15 @@
         [--idle-s 3] [--tracemalloc N]
 
 vrosdev runs in this process (``vrosdev.launcher.run_extension`` with a driver, as
-``bench/bench_latency.py`` does); the real Cueboard runs as its own process. The library: 12
-sounds of 50 ms a page, one page without icons and then pages whose first 10 sounds have a
-distinct 128x128 PNG icon each (``--icons`` of them). After start-up (scanned, page 1 loaded,
-quiet) the driver plays ten rounds, each of a tenth of: ``--commands`` invocations (two
-``page-next`` that bring a new page of icons, each put once, one ``rescan``, then
-``play-slot-N`` over the page with a ``stop-all`` every 20th and a ``play-random`` every 50th,
-each sent once the previous one's request has reached the host), ``--clicks`` overlay clicks
-(``play-sound``, ``stop-sound``, ``set-soundboard-gain``, ``stop-all``, ``dismiss-status``)
-and ``--icons`` icon puts.
+``bench/bench_latency.py`` does); the real Cueboard runs as its own process. The library: pages
+of 12 sounds of 50 ms, the first 10 of each page with a distinct 128x128 PNG icon: page 1's are
+put at start-up, then ``--icons`` more on the pages after it. After start-up (scanned, page 1
+loaded, its icons put, quiet) the driver plays ten rounds, each of a tenth of: ``--commands``
+invocations (two ``page-next`` that bring a new page of icons, each put once, one ``rescan``,
+then ``play-slot-N`` over the page with a ``stop-all`` every 20th and a ``play-random`` every
+50th, each sent once the previous one's request has reached the host), ``--clicks`` overlay
+clicks (``play-sound``, ``stop-sound``, ``set-soundboard-gain``, ``stop-all``,
+``dismiss-status``) and ``--icons`` icon puts.
 
 Measured three times, after start-up (the baseline), after half the rounds and after the
 soak, each once the process is quiet: its RSS (``VmRSS``), open file descriptors (entries of
@@ -359,7 +359,11 @@ def print_growth(folder: Path, top: int = 15) -> None:
     first = tracemalloc.Snapshot.load(str(folder / "snap-1"))
     last = tracemalloc.Snapshot.load(str(folder / "snap-3"))
     stats = last.compare_to(first, "traceback")
-    print(f"\ntracemalloc, after soak against after start-up, the {top} largest growths:")
+    mib = [sum(s.size for s in snap.statistics("filename")) / 2**20 for snap in (first, last)]
+    print(
+        f"\ntracemalloc: {mib[0]:.2f} MiB of Python allocations after start-up, {mib[1]:.2f} "
+        f"after the soak; the {top} largest growths:"
+    )
     for stat in stats[:top]:
         frames = [
             f"{f.filename.rsplit('site-packages/', 1)[-1]}:{f.lineno}" for f in stat.traceback

@@ -39,7 +39,7 @@ __all__ = [
 
 PANEL = "overlay"
 MAX_KNOWN = 1024  # sounds whose refs are kept: as many as the host's table holds (AST-13)
-MAX_PREPARED_BYTES = 1024 * 1024  # prepared puts kept beyond the page shown
+MAX_PREPARED_BYTES = 1024 * 1024  # prepared puts kept in all (more while the page needs more)
 
 type Put = tuple[AssetRef, Prepared]
 type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
