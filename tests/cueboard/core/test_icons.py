@@ -211,3 +211,20 @@ def test_the_refs_kept_are_bounded_by_the_host_table_size() -> None:
     for n in range(2 * MAX_KNOWN // PAGE):
         host.carry(model.want(ROOT, _page(n), float(n)))
     assert len(model.decoded) <= MAX_KNOWN
+
+
+def test_a_reconnect_while_decoding_decodes_again_what_it_no_longer_has_to_put() -> None:
+    model, host = _setup()
+    host.pixels = PUT_BYTES
+    for n in range(60):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    page = [*_page(0)[:-1], *_sounds(1, first=1000)]  # one icon not decoded yet
+    pending = model.want(ROOT, page, 100.0)
+    assert [type(e) for e in pending] == [DecodeIcons]
+    model.connection_lost()  # the host's table is gone before the decode comes back
+    host.decodes.clear()
+    host.log.clear()
+    host.carry(pending)
+    assert sorted(host.decodes) == sorted(s.rel_path for s in page)
+    assert len([1 for op, _ in host.log if op == "put"]) == PAGE
+    assert len(model.shown) == PAGE
