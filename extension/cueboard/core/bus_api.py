@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from . import backup
 from .effects import Effect, Log
+from .inputs import CountTasks
 from .soundboard import PressOptions
 
 if TYPE_CHECKING:
@@ -60,8 +61,10 @@ class StopRequest(_OneSound):
     pass
 
 
-class StopAllRequest(_Request):
-    pass
+class AnyRequest(_Request):
+    """A command that takes anything (only a request_id is read)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class SetRequest(_Request):
@@ -85,7 +88,8 @@ class ListRequest(_Request):
 MODELS: dict[str, type[_Request]] = {
     "play": PlayRequest,
     "stop": StopRequest,
-    "stop-all": StopAllRequest,
+    "stop-all": AnyRequest,
+    "debug": AnyRequest,
     "set": SetRequest,
     "list": ListRequest,
     "export": BackupRequest,
@@ -102,8 +106,8 @@ def on_bus(core: CueboardCore, topic: str, payload: Any, now: float) -> list[Eff
     model = MODELS.get(verb)
     if model is None:
         return _refuse(core, verb, request_id, "unknown_command", f"no command {verb!r}")
-    if verb == "stop-all" and not isinstance(payload, dict):
-        payload = {}  # stop-all has always taken any payload
+    if model is AnyRequest and not isinstance(payload, dict):
+        payload = {}
     try:
         request = model.model_validate(payload)
     except ValidationError as exc:
@@ -180,6 +184,7 @@ DISPATCH: dict[str, Callable[[CueboardCore, Any, float], list[Effect]]] = {
     "play": _play,
     "stop": _stop,
     "stop-all": _stop_all,
+    "debug": lambda core, request, now: [CountTasks()],
     "set": _set,
     "list": _list,
     "export": lambda core, request, now: backup.export_board(core, request.request_id),

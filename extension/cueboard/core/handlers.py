@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from cueboard.commands import favourite_command, slot_of
 from cueboard.contract import StatusLevel
-from vxp.models import audio, commands, events, kv
+from vxp.models import audio, bus, commands, events, kv
 
 from . import sound_editor
 from .bus_api import on_bus
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
-from .inputs import LoadCatalog
+from .inputs import LoadCatalog, TaskCounts
 from .sound_editor import pct
 from .soundboard import EMPTY_SLOT
 from .tracker import Outcome
@@ -68,6 +68,8 @@ def event(core: CueboardCore, item: object, now: float) -> list[Effect]:
             return []
         case events.ShuttingDown():
             return core.shutting_down(now)
+        case TaskCounts(tasks=tasks, timers=timers):
+            return publish_debug(core, tasks, timers, now)
         case _:
             return [Log(logging.DEBUG, f"skipped event {getattr(item, 'event', '?')}")]
 
@@ -130,6 +132,17 @@ def write_setting(core: CueboardCore, key: str, value: Any, now: float) -> list[
     if key == "mic_enabled" and value:
         out += core.pre_arm(now)
     return out
+
+
+def publish_debug(core: CueboardCore, tasks: int, timers: int, now: float) -> list[Effect]:
+    """``cmd.debug``'s answer on ``ext.<id>.debug``: what the runtime is running, so that a
+    soak can compare two idle moments from outside the process."""
+    if not core.connected:
+        return []
+    return core.tracker.request(
+        now, "bus", bus.BusPublish, expect=bus.BusOk,
+        topic=f"ext.{core.ext_id}.debug", payload={"tasks": tasks, "timers": timers},
+    )  # fmt: skip
 
 
 def set_favourite(core: CueboardCore, rel: str, on: bool, now: float) -> list[Effect]:

@@ -5,10 +5,17 @@ Decoding is a job for a worker (:class:`DecodeIcons`); its results come back as
 :class:`~cueboard.asset_table.AssetTable` plans what to remove and put so the host never evicts
 a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan at a
 time. A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
+
+What a decode gave is kept in two bounded caches, least recently used out first: each sound's
+asset refs (small: enough to plan without decoding again while the host's table still holds
+the icon), and the prepared puts themselves (the pixels, tens of kilobytes to megabytes each),
+needed again only after a reconnect or when the table had to remove the icon. Neither ever
+drops what the page shown needs; an icon needed again after it was dropped is decoded again.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +28,18 @@ from vxp.prepared import Prepared
 from .effects import Effect, Log
 from .tracker import Done, Outcome, Tracker
 
-__all__ = ["DecodeIcons", "Decoded", "IconsDecoded", "IconsModel"]
+__all__ = [
+    "MAX_KNOWN",
+    "MAX_PREPARED_BYTES",
+    "DecodeIcons",
+    "Decoded",
+    "IconsDecoded",
+    "IconsModel",
+]
 
 PANEL = "overlay"
+MAX_KNOWN = 1024  # sounds whose refs are kept: as many as the host's table holds (AST-13)
+MAX_PREPARED_BYTES = 1024 * 1024  # prepared puts kept in all (more while the page needs more)
 
 type Put = tuple[AssetRef, Prepared]
 type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
@@ -57,7 +73,10 @@ class IconsModel:
     def __init__(self, tracker: Tracker) -> None:
         self._tracker = tracker
         self.table = AssetTable()
-        self.decoded: dict[str, tuple[Icon, dict[str, Prepared]] | None] = {}
+        # rel path -> its icon's refs, or None when it cannot be shown; then its prepared puts
+        self.decoded: OrderedDict[str, Icon | None] = OrderedDict()
+        self.prepared: OrderedDict[str, dict[str, Prepared]] = OrderedDict()
+        self.prepared_bytes = 0
         self.shown: dict[str, str] = {}  # rel path -> key shown in the grid
         self.failures: dict[str, str] = {}
         self.changed = False
@@ -69,6 +88,11 @@ class IconsModel:
     def want(self, root: Path, sounds: Sequence[Sound], now: float) -> list[Effect]:
         """The grid shows these now; their icons follow as soon as they are decoded."""
         self._page = [(s.rel_path, root / s.icon) for s in sounds if s.icon]
+        for rel, _ in self._page:  # the caches' use order
+            if rel in self.decoded:
+                self.decoded.move_to_end(rel)
+            if rel in self.prepared:
+                self.prepared.move_to_end(rel)
         return self._next(now)
 
     def _next(self, now: float) -> list[Effect]:
@@ -76,7 +100,7 @@ class IconsModel:
             self._again = True
             return []
         self._again = False
-        todo = tuple((rel, path) for rel, path in self._page if rel not in self.decoded)
+        todo = tuple((rel, path) for rel, path in self._page if self._needs_decoding(rel))
         if todo:
             self._decoding = True
             return [DecodeIcons(todo)]
@@ -89,14 +113,16 @@ class IconsModel:
             if isinstance(result, str):
                 out.append(Log(20, f"icon of {rel} not shown: {result}"))
                 self.failures[rel] = result
-                self.decoded[rel] = None
+                self._know(rel, None)
                 continue
             (anim_ref, anim), still = result
             puts = {anim_ref.key: anim}
             still_ref = anim_ref
             if still is not None:
                 still_ref, puts[still[0].key] = still
-            self.decoded[rel] = (Icon(anim_ref, still_ref), puts)
+            self._know(rel, Icon(anim_ref, still_ref))
+            self._keep_prepared(rel, puts)
+        self._trim()
         if self._again:
             return out + self._next(now)
         return out + self._show(now)
@@ -106,15 +132,21 @@ class IconsModel:
         icons: list[Icon] = []
         params: dict[str, Prepared] = {}
         for rel, _ in self._page:
-            entry = self.decoded.get(rel)
-            if entry is not None:
+            icon = self.decoded.get(rel)
+            if icon is not None:
                 rels.append(rel)
-                icons.append(entry[0])
-                params.update(entry[1])
+                icons.append(icon)
+                params.update(self.prepared.get(rel, {}))
         try:
             plan = self.table.plan_panel(PANEL, icons)
         except AssetTableFull as exc:
             return [Log(30, f"icons: {exc}")]
+        lost = {ref.key for ref in plan.put if ref.key not in params}
+        if lost:  # the table lost them (a reconnect) after their puts were dropped: decode
+            for rel, icon in zip(rels, icons, strict=True):
+                if icon.animated.key in lost or icon.still.key in lost:
+                    del self.decoded[rel]
+            return self._next(now)
         if not plan.remove and not plan.put and self._shown_of(plan, rels) == self.shown:
             self.table.commit_panel(plan)
             return []
@@ -185,6 +217,45 @@ class IconsModel:
         if self._again:
             return self._next(now)
         return []
+
+    # -- the caches ---------------------------------------------------------------------------
+
+    def _needs_decoding(self, rel: str) -> bool:
+        """Never decoded, or its puts were dropped while the host's table lacks one of them."""
+        if rel not in self.decoded:
+            return True
+        icon = self.decoded[rel]
+        if icon is None or rel in self.prepared:
+            return False
+        return icon.animated.key not in self.table or icon.still.key not in self.table
+
+    def _know(self, rel: str, icon: Icon | None) -> None:
+        self.decoded[rel] = icon
+        self.decoded.move_to_end(rel)
+
+    def _keep_prepared(self, rel: str, puts: dict[str, Prepared]) -> None:
+        self._drop_prepared(rel)
+        self.prepared[rel] = puts
+        self.prepared_bytes += sum(len(p.params_json) for p in puts.values())
+
+    def _drop_prepared(self, rel: str) -> None:
+        puts = self.prepared.pop(rel, None)
+        if puts is not None:
+            self.prepared_bytes -= sum(len(p.params_json) for p in puts.values())
+
+    def _trim(self) -> None:
+        """Least recently decoded out first, never a sound of the page shown: its puts may
+        be about to be sent (the page's own may exceed the bound)."""
+        page = {rel for rel, _ in self._page}
+        for rel in [r for r in self.prepared if r not in page]:
+            if self.prepared_bytes <= MAX_PREPARED_BYTES:
+                break
+            self._drop_prepared(rel)
+        for rel in [r for r in self.decoded if r not in page]:
+            if len(self.decoded) <= MAX_KNOWN:
+                break
+            del self.decoded[rel]
+            self._drop_prepared(rel)
 
     @staticmethod
     def _shown_of(plan: PanelPlan, rels: list[str]) -> dict[str, str]:

@@ -14,12 +14,14 @@ from vxp.version import Version
 __all__ = [
     "CatalogLoaded",
     "Connected",
+    "CountTasks",
     "Disconnected",
     "Exit",
     "FolderChanged",
     "LoadCatalog",
     "Scan",
     "Scanned",
+    "TaskCounts",
     "Watch",
 ]
 
@@ -59,6 +61,15 @@ class CatalogLoaded:
     catalog: Catalog
 
 
+@dataclass(frozen=True, slots=True)
+class TaskCounts:
+    """What the runtime is running (the answer to :class:`CountTasks`): the tasks of the
+    connection's task group and the timers (:class:`~cueboard.core.effects.Wake` keys) waiting."""
+
+    tasks: int
+    timers: int
+
+
 # -- jobs -----------------------------------------------------------------------------------
 
 
@@ -80,6 +91,12 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class LoadCatalog:
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class CountTasks:
+    """Report :class:`TaskCounts` now: the debug topic's figures, which only the runtime knows
+    (a leak of tasks or timers shows as a count that grows between two idle moments)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ A download runs in the connection's task group, under a cancel scope of its own 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 import anyio
-import anyio.abc
 import anyio.to_thread
 
 from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
@@ -19,12 +19,18 @@ from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 type Feed = Callable[[object], None]
 
 
+class Spawner(Protocol):
+    """The connection's task group, as the shell hands it out."""
+
+    def start_soon(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None: ...
+
+
 class Downloads:
     def __init__(self, feed: Feed) -> None:
         self._feed = feed
         self._scopes: dict[int, anyio.CancelScope] = {}
 
-    def start(self, tg: anyio.abc.TaskGroup, effect: FetchSound, root: Path) -> None:
+    def start(self, tg: Spawner, effect: FetchSound, root: Path) -> None:
         scope = anyio.CancelScope()
         self._scopes[effect.ticket] = scope
         tg.start_soon(self._run, scope, effect, root)
@@ -44,7 +50,7 @@ class Downloads:
             scope.cancel()
 
     @staticmethod
-    def discard(tg: anyio.abc.TaskGroup, effect: DiscardSound, root: Path) -> None:
+    def discard(tg: Spawner, effect: DiscardSound, root: Path) -> None:
         from cueboard.download import discard_sound
 
         tg.start_soon(anyio.to_thread.run_sync, discard_sound, root, effect)

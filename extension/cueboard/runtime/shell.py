@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import math
 import os
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -25,9 +27,11 @@ from cueboard.core.icons import DecodeIcons
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
+    CountTasks,
     Exit,
     LoadCatalog,
     Scan,
+    TaskCounts,
     Watch,
 )
 from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
@@ -46,6 +50,25 @@ DEBUG = os.environ.get("CUEBOARD_LOG", "").upper() == "DEBUG"
 HOT = frozenset({"audio.play", "audio.stop", "audio.stop_all"})
 
 
+class CountedTasks:
+    """The connection's task group, counting the tasks started through it that still run:
+    the figure the debug topic reports (anyio's task group does not tell)."""
+
+    def __init__(self, tg: anyio.abc.TaskGroup) -> None:
+        self.tg = tg
+        self.running = 0
+
+    def start_soon(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        self.running += 1
+        self.tg.start_soon(self._counted, fn, args)
+
+    async def _counted(self, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...]) -> None:
+        try:
+            await fn(*args)
+        finally:
+            self.running -= 1
+
+
 class Shell:
     def __init__(self, core: CueboardCore) -> None:
         self.core = core
@@ -56,7 +79,7 @@ class Shell:
         self._timers: dict[str, float] = {}
         self._unsent: list[Send] = []
         self._timer_changed: anyio.Event | None = None
-        self._tg: anyio.abc.TaskGroup | None = None
+        self._tg: CountedTasks | None = None
         self._scope: anyio.CancelScope | None = None
 
     # -- in and out -------------------------------------------------------------------------
@@ -120,6 +143,9 @@ class Shell:
                     tg.start_soon(files.read_file, effect, self.feed)
                 case LoadCatalog(locale=locale):
                     self.feed(CatalogLoaded(Catalog.load(locale)))
+                case CountTasks():
+                    tasks = tg.running if tg is not None else 0
+                    self.feed(TaskCounts(tasks, len(self._timers)))
                 case Exit(code=code):
                     self.exit_code = code
                     if self._scope is not None:
@@ -188,8 +214,8 @@ class Shell:
         lost: vxp.ConnectionClosed | None = None
         catalog = Catalog.load(client.welcome.locale)
         self._fail_unsent()
-        async with anyio.create_task_group() as tg:
-            self._tg = tg
+        async with anyio.create_task_group() as task_group:
+            tg = self._tg = CountedTasks(task_group)
             with anyio.CancelScope() as scope:
                 self._scope = scope
                 tg.start_soon(self._timer)
@@ -204,7 +230,7 @@ class Shell:
             self._scope = None
             self._tg = None
             self.workers.stop_watching()
-            tg.cancel_scope.cancel()
+            task_group.cancel_scope.cancel()
         self.client = None
         if self.exit_code is None and lost is None:
             lost = vxp.ConnectionClosed("the host ended the connection")

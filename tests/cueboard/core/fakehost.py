@@ -22,10 +22,12 @@ from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
+    CountTasks,
     Exit,
     LoadCatalog,
     Scan,
     Scanned,
+    TaskCounts,
     Watch,
 )
 from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
@@ -237,6 +239,7 @@ class Driver:
         self.locale = locale
         self.on_send: Callable[[Send], None] | None = None
         self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
+        self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -275,6 +278,9 @@ class Driver:
                     text = self.files.get(path)
                     missing = "missing" if text is None else None
                     queue += self.core.handle(FileRead(purpose, rid, text, missing), self.now)
+                case CountTasks():
+                    counts = TaskCounts(self.tasks, len(self.timers))
+                    queue += self.core.handle(counts, self.now)
                 case _:
                     raise AssertionError(f"an effect the runtime does not know: {effect!r}")
 

@@ -10,7 +10,14 @@ from typing import Any
 
 from cueboard.asset_table import AssetRef, AssetTable
 from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets, Wake
-from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded, IconsModel
+from cueboard.core.icons import (
+    MAX_KNOWN,
+    MAX_PREPARED_BYTES,
+    Decoded,
+    DecodeIcons,
+    IconsDecoded,
+    IconsModel,
+)
 from cueboard.core.policy import MAX_RETRIES
 from cueboard.core.tracker import Tracker
 from cueboard.library import Sound
@@ -20,13 +27,15 @@ from vxp.prepared import Prepared
 ROOT = Path("/lib")
 
 
-def _sounds(n: int) -> list[Sound]:
-    return [Sound(f"{i}.wav", str(i), "", 1, 1, icon=f"{i}.gif") for i in range(n)]
+def _sounds(n: int, first: int = 0) -> list[Sound]:
+    return [Sound(f"{i}.wav", str(i), "", 1, 1, icon=f"{i}.gif") for i in range(first, first + n)]
 
 
-def _decoded(rel: str) -> Decoded:
+def _decoded(rel: str, pixels: int = 0) -> Decoded:
+    """The worker's result; ``pixels`` bytes of base64 make the put as large as a real one."""
     key = f"cb:icon:{rel}"
-    body = json.dumps({"op": "put", "key": key}, separators=(",", ":")).encode()
+    put = {"op": "put", "key": key, "frames": [{"rgba_base64": "A" * pixels}]}
+    body = json.dumps(put, separators=(",", ":")).encode()
     return (AssetRef(key, 64 * 64 * 4, 1), Prepared("assets", body)), None
 
 
@@ -39,13 +48,18 @@ class Host:
         self.refuse: dict[str, list[str]] = {}
         self.now = 0.0
         self.wakes: dict[str, float] = {}
+        self.decodes: list[str] = []
+        self.pixels = 0
 
     def carry(self, effects: list[Effect]) -> None:
         queue = list(effects)
         while queue:
             e = queue.pop(0)
             if isinstance(e, DecodeIcons):
-                decoded = IconsDecoded(tuple((rel, _decoded(rel)) for rel, _ in e.items))
+                self.decodes += [rel for rel, _ in e.items]
+                decoded = IconsDecoded(
+                    tuple((rel, _decoded(rel, self.pixels)) for rel, _ in e.items)
+                )
                 queue += self.model.on_decoded(decoded, self.now)
             elif isinstance(e, Wake):
                 self.wakes[e.key] = e.at
@@ -126,3 +140,91 @@ def test_after_a_reconnect_the_icons_are_put_again() -> None:
     host.carry(model.want(ROOT, _sounds(2), 1.0))
     assert sorted(host.log) == [("put", "cb:icon:0.wav"), ("put", "cb:icon:1.wav")]
     assert len(model.shown) == 2
+
+
+PAGE = 12
+PUT_BYTES = 111_000  # a 128x128 icon's put
+
+
+def _page(n: int) -> list[Sound]:
+    return _sounds(PAGE, first=n * PAGE)
+
+
+def test_paging_through_many_icons_keeps_the_prepared_puts_bounded() -> None:
+    model, host = _setup()
+    host.pixels = PUT_BYTES
+    for n in range(60):  # 720 icons, about 80 MB of puts
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    assert len(host.decodes) == 60 * PAGE
+    assert model.prepared_bytes <= MAX_PREPARED_BYTES + PAGE * (PUT_BYTES + 200)
+    assert model.prepared_bytes == sum(
+        len(p.params_json) for puts in model.prepared.values() for p in puts.values()
+    )
+    assert {f"{i}.wav" for i in range(59 * PAGE, 60 * PAGE)} <= set(model.prepared)
+
+
+def test_a_page_whose_icons_the_host_still_holds_is_shown_without_decoding_again() -> None:
+    model, host = _setup()
+    host.pixels = PUT_BYTES
+    for n in range(60):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    assert "0.wav" not in model.prepared  # dropped long ago; the host's table has the icon
+    host.log.clear()
+    host.decodes.clear()
+    host.carry(model.want(ROOT, _page(0), 100.0))
+    assert host.decodes == [] and host.log == []
+    assert len(model.shown) == PAGE
+
+
+def test_an_icon_dropped_here_and_gone_from_the_host_is_decoded_and_put_again() -> None:
+    model, host = _setup(AssetTable(max_entries=2 * PAGE))
+    host.pixels = PUT_BYTES
+    for n in range(60):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    host.decodes.clear()
+    host.log.clear()
+    host.carry(model.want(ROOT, _page(0), 100.0))
+    assert sorted(host.decodes) == sorted(s.rel_path for s in _page(0))
+    assert sorted(key for op, key in host.log if op == "put") == sorted(
+        f"cb:icon:{s.rel_path}" for s in _page(0)
+    )
+    assert len(model.shown) == PAGE
+
+
+def test_after_a_reconnect_icons_whose_puts_were_dropped_are_decoded_and_put_again() -> None:
+    model, host = _setup()
+    host.pixels = PUT_BYTES
+    for n in range(60):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    host.carry(model.want(ROOT, _page(0), 100.0))  # in the host's table: shown, not decoded
+    model.connection_lost()
+    host.decodes.clear()
+    host.log.clear()
+    host.carry(model.want(ROOT, _page(0), 101.0))
+    assert sorted(host.decodes) == sorted(s.rel_path for s in _page(0))
+    assert len([1 for op, _ in host.log if op == "put"]) == PAGE
+    assert len(model.shown) == PAGE
+
+
+def test_the_refs_kept_are_bounded_by_the_host_table_size() -> None:
+    model, host = _setup()
+    for n in range(2 * MAX_KNOWN // PAGE):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    assert len(model.decoded) <= MAX_KNOWN
+
+
+def test_a_reconnect_while_decoding_decodes_again_what_it_no_longer_has_to_put() -> None:
+    model, host = _setup()
+    host.pixels = PUT_BYTES
+    for n in range(60):
+        host.carry(model.want(ROOT, _page(n), float(n)))
+    page = [*_page(0)[:-1], *_sounds(1, first=1000)]  # one icon not decoded yet
+    pending = model.want(ROOT, page, 100.0)
+    assert [type(e) for e in pending] == [DecodeIcons]
+    model.connection_lost()  # the host's table is gone before the decode comes back
+    host.decodes.clear()
+    host.log.clear()
+    host.carry(pending)
+    assert sorted(host.decodes) == sorted(s.rel_path for s in page)
+    assert len([1 for op, _ in host.log if op == "put"]) == PAGE
+    assert len(model.shown) == PAGE
