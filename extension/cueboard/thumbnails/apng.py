@@ -61,6 +61,8 @@ def is_png(data: bytes) -> bool:
 
 def is_apng(data: bytes) -> bool:
     """A PNG whose acTL chunk comes before its image data (otherwise it is a still PNG)."""
+    if b"acTL" not in data:
+        return False  # a byte search: walking the chunks costs more, and most PNGs are still
     try:
         return any(kind == b"acTL" for kind, _ in _chunks(data, check_crc=False, stop_at_idat=True))
     except _Damage:

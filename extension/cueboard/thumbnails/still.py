@@ -34,6 +34,9 @@ _ORIENTATION_FIX: dict[int, Image.Transpose] = {
     7: Image.Transpose.TRANSVERSE,
     8: Image.Transpose.ROTATE_90,
 }
+# Where Pillow's getexif() finds an orientation: EXIF (JPEG APP1, PNG eXIf or a raw profile in
+# a text chunk) and XMP.
+_ORIENTATION_SOURCES = ("exif", "Raw profile type exif", "XML:com.adobe.xmp", "xmp")
 _OPEN_ERRORS = (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError)
 
 
@@ -95,6 +98,8 @@ def _decode_png(image: ImageFile.ImageFile, data: bytes) -> Image.Transpose | No
 
 
 def _image_orientation_fix(image: Image.Image) -> Image.Transpose | None:
+    if not any(key in image.info for key in _ORIENTATION_SOURCES):
+        return None  # nothing for getexif() to read, and most icons have nothing
     try:
         return orientation_fix(image.getexif())
     except _OPEN_ERRORS:
