@@ -62,9 +62,11 @@ def open_with_pillow(data: bytes, kind: str) -> Animation:
             raise ThumbnailError("corrupt", f"the JPEG cannot be decoded whole: {damage}") from None
         transpose = _image_orientation_fix(image)
         # Decode at the smallest DCT scale still twice the target: a photo never decodes at
-        # full size just to become an icon.
+        # full size just to become an icon. (No scale fits an image under twice that: no draft.)
         target = fit_size(width, height, MAX_SIDE)
-        image.draft(None, (int(target[0] * REDUCING_GAP), int(target[1] * REDUCING_GAP)))
+        wanted = (int(target[0] * REDUCING_GAP), int(target[1] * REDUCING_GAP))
+        if width >= 2 * wanted[0] and height >= 2 * wanted[1]:
+            image.draft(None, wanted)
         frames = _still_frame(image, kind)
     return Animation(
         format=kind,
