@@ -17,8 +17,8 @@ _encoder: Callable[[bytes], bytes] | None = None
 
 def b64encode(data: bytes) -> bytes:
     """Standard base64, with pybase64's SIMD encoder where installed (the media extra installs
-    it): the standard library's costs a small icon about a sixth of its decode. Imported on
-    first use, so the package stays light to import."""
+    it): with the standard library's, encoding is a fair share of a small icon's cost
+    (bench/README.md). Imported on first use, so the package stays light to import."""
     global _encoder
     if _encoder is None:
         try:
