@@ -22,7 +22,7 @@ from PIL import Image
 from .animation import Animation, check_declared_size
 from .compose import Box, Canvas
 from .errors import ThumbnailError
-from .integrity import DamagedData, check_zlib_data, expected_size
+from .integrity import DamagedData, LastPixel, check_zlib_data, expected_size
 from .pixels import to_rgba
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -61,6 +61,8 @@ def is_png(data: bytes) -> bool:
 
 def is_apng(data: bytes) -> bool:
     """A PNG whose acTL chunk comes before its image data (otherwise it is a still PNG)."""
+    if b"acTL" not in data:
+        return False  # a byte search: walking the chunks costs more, and most PNGs are still
     try:
         return any(kind == b"acTL" for kind, _ in _chunks(data, check_crc=False, stop_at_idat=True))
     except _Damage:
@@ -191,13 +193,16 @@ class _PixelFormat:
 
 
 def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
+    """The frame's pixels, checked whole (integrity.py: its chunks' CRCs were checked by
+    `_chunks`)."""
     width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
-    depth, colour_type, _, _, interlace = layout.ihdr[8:13]
-    check_zlib_data(frame.data, expected_size(width, height, depth, colour_type, interlace))
+    interlace = layout.ihdr[12]
     known = layout.pixel_format
     if known is not None:
-        data = b"".join(frame.data)
-        pixels = Image.frombytes(known.mode, (width, height), data, "zip", *known.decoder_args)
+        pixels = Image.new(known.mode, (width, height), None)
+        last = LastPixel(pixels.im, known.mode, pixels.size, bool(interlace))
+        pixels.frombytes(b"".join(frame.data), "zip", *known.decoder_args)
+        _check_whole(last, pixels, frame, layout)
         if known.palette is not None:
             pixels.putpalette(known.palette)
         if known.transparency is not None:
@@ -205,7 +210,10 @@ def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
         return to_rgba(pixels)
     with Image.open(io.BytesIO(_frame_png(layout, frame))) as image:
         tiles = image.tile
+        last = LastPixel.new(image.mode, image.size, bool(interlace))
+        image.im = last.core  # Pillow decodes into the core an image already has
         image.load()
+        _check_whole(last, image, frame, layout)
         if len(tiles) == 1 and tiles[0].codec_name == "zip" and isinstance(tiles[0].args, str):
             layout.pixel_format = _PixelFormat(
                 image.mode,
@@ -214,6 +222,15 @@ def _decode_frame(layout: _Layout, frame: _Frame) -> Image.Image:
                 image.info.get("transparency"),
             )
         return to_rgba(image)
+
+
+def _check_whole(last: LastPixel, pixels: Image.Image, frame: _Frame, layout: _Layout) -> None:
+    """Raise DamagedData when the decoder may have stopped before the frame's last row and its
+    data does not hold every row."""
+    if last.maybe_unwritten(pixels.im):
+        width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
+        depth, colour_type, _, _, interlace = layout.ihdr[8:13]
+        check_zlib_data(frame.data, expected_size(width, height, depth, colour_type, interlace))
 
 
 def _composite(

@@ -1,9 +1,12 @@
 """Can an image be decoded whole? Pillow does not always say.
 
-PNG: Pillow decodes a zlib stream that ends before the last row without an error and leaves
-the missing rows as they were allocated. So the data of every still PNG and every APNG frame
-is inflated here first (in bounded pieces, the output thrown away) and must be a complete zlib
-stream holding at least every row the header promises.
+PNG: Pillow's zlib decoder stops without an error when the stream ends before the last row,
+leaving the missing rows as they were allocated. Rather than inflating the data a second time,
+the pixel the decoder writes last is marked before it runs (`LastPixel`): a mark still there
+afterwards means the decoder may have stopped early, and only then is the data inflated here
+(in bounded pieces, the output thrown away) to count its rows. Corruption that leaves the
+stream well formed and long enough is caught by the chunk CRCs, which Pillow skips for image
+data: a still PNG's IDAT chunks are checked here, an APNG's chunks by its reader.
 
 JPEG: libjpeg fills in, silently, every block after an end-of-image marker that comes too
 early, and decodes the rest of a scan with a broken Huffman code as garbage. FFmpeg's decoder,
@@ -20,12 +23,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
+
 # Samples per pixel, by PNG colour type.
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 # Adam7 passes: x offset, y offset, x step, y step.
 _ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2))
 _ADAM7 += ((0, 1, 1, 2),)
 _PIECE = 1024 * 1024  # inflated bytes held at a time
+_IDAT_CRC = zlib.crc32(b"IDAT")  # a chunk's CRC covers its type, then its body
 
 
 class DamagedData(ValueError):
@@ -69,27 +75,85 @@ def check_zlib_data(parts: Iterable[bytes], expected: int) -> None:
         raise DamagedData("its image data ends early (truncated or corrupt)")
 
 
+# Put where the decoder writes last, by mode: a value a whole image seldom ends on there.
+_MARKS: dict[str, int | tuple[int, ...]] = {
+    "1": 255,
+    "L": 0x5A,
+    "P": 0x5A,
+    "LA": (0x5A, 0xA5),
+    "RGB": (0x5A, 0xA5, 0x3C),
+    "RGBA": (0x5A, 0xA5, 0x3C, 0xC3),
+    "I": 0x5AA53C,
+    "I;16": 0x5AA5,
+    "I;16B": 0x5AA5,
+    "I;16L": 0x5AA5,
+}
+
+
+def last_decoded_pixel(width: int, height: int, interlaced: bool) -> tuple[int, int]:
+    """The pixel a PNG decoder writes last. Rows are written whole, so it is on the last row
+    written: the image's last row, or with Adam7 the last row of the last pass that has any
+    (pass 7, the odd rows, all columns; for a single row, pass 6, its odd columns)."""
+    if not interlaced or (width == 1 and height == 1):
+        return width - 1, height - 1
+    if height >= 2:
+        return width - 1, (height - 2) | 1
+    return (width - 2) | 1, 0
+
+
+class LastPixel:
+    """A mark on the pixel the decoder writes last, put into `core` (a Pillow image core the
+    decoder is about to fill) before the decode."""
+
+    __slots__ = ("core", "mark", "xy")
+
+    def __init__(self, core: Any, mode: str, size: tuple[int, int], interlaced: bool) -> None:
+        self.core = core
+        self.xy = last_decoded_pixel(*size, interlaced)
+        self.mark = _MARKS.get(mode)
+        if self.mark is not None:
+            core.putpixel(self.xy, self.mark)
+
+    @classmethod
+    def new(cls, mode: str, size: tuple[int, int], interlaced: bool) -> LastPixel:
+        return cls(Image.core.new(mode, size), mode, size, interlaced)
+
+    def maybe_unwritten(self, core: Any) -> bool:
+        """True unless the decode certainly reached the last pixel: the mark is overwritten
+        in the same core (a decoder that filled another one, or a whole image ending on the
+        mark's value, is checked the slow way)."""
+        return self.mark is None or core is not self.core or core.getpixel(self.xy) == self.mark
+
+
 @dataclass(slots=True)
 class PngParts:
     ihdr: bytes = b""
     idat: list[bytes] = field(default_factory=list[bytes])
+    damage: str | None = None  # an IDAT chunk cut short or failing its CRC
 
 
 def png_parts(data: bytes) -> PngParts:
     """The chunks of a still PNG this pipeline reads, as far as they can be walked (a chunk
-    cut short gives what it holds)."""
+    cut short gives what it holds), each IDAT's CRC checked."""
     parts = PngParts()
     pos, end = 8, len(data)
     while pos + 8 <= end:
         length, kind = struct.unpack_from(">I4s", data, pos)
-        body = data[pos + 8 : min(end, pos + 8 + length)]
+        body_end = pos + 8 + length
+        body = data[pos + 8 : min(end, body_end)]
         if kind == b"IHDR":
             parts.ihdr = body
         elif kind == b"IDAT":
             parts.idat.append(body)
+            if body_end + 4 > end:
+                parts.damage = "it is truncated"
+                break
+            if zlib.crc32(body, _IDAT_CRC) != struct.unpack_from(">I", data, body_end)[0]:
+                parts.damage = f"its IDAT chunk at offset {pos} is corrupt"
+                break
         elif kind == b"IEND" or (parts.idat and kind != b"IDAT"):
             break
-        pos += 12 + length
+        pos = body_end + 4
     return parts
 
 

@@ -5,12 +5,28 @@ Pillow-free, so the asset table and the CLI can use it without importing a decod
 
 from __future__ import annotations
 
-import base64
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 KEY_PREFIX = "thumb:"
+
+_encoder: Callable[[bytes], bytes] | None = None
+
+
+def b64encode(data: bytes) -> bytes:
+    """Standard base64, with pybase64's SIMD encoder where installed (the media extra installs
+    it): with the standard library's, encoding is a fair share of a small icon's cost
+    (bench/README.md). Imported on first use, so the package stays light to import."""
+    global _encoder
+    if _encoder is None:
+        try:
+            from pybase64 import b64encode as fast
+        except ImportError:  # pragma: no cover - pybase64 is a dependency of the media extra
+            from base64 import b64encode as fast
+        _encoder = fast
+    return _encoder(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +105,7 @@ class Thumbnail:
         for frame in self.frames:
             text = encoded.get(id(frame.rgba))
             if text is None:
-                text = encoded[id(frame.rgba)] = base64.b64encode(frame.rgba).decode("ascii")
+                text = encoded[id(frame.rgba)] = b64encode(frame.rgba).decode("ascii")
             frames.append({"rgba_base64": text, "delay_ms": frame.delay_ms})
         return {
             "key": key if key is not None else self.content_key(),

@@ -54,11 +54,12 @@ def test_png_with_a_flipped_byte_in_its_zlib_stream_is_refused() -> None:
     _refused(_png(bytes(rows)))
 
 
-def _adam7(rows: list[list[tuple[int, int, int, int]]]) -> bytes:
-    """zlib data of an interlaced RGBA image (filter 0 in every pass)."""
+def _adam7(rows: list[list[tuple[int, int, int, int]]], passes: int = 7) -> bytes:
+    """zlib data of an interlaced RGBA image (filter 0 in every pass), of its first `passes`
+    passes."""
     raw = bytearray()
-    passes = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2))
-    for x0, y0, dx, dy in (*passes, (0, 1, 1, 2)):
+    adam7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2))
+    for x0, y0, dx, dy in (*adam7, (0, 1, 1, 2))[:passes]:
         for y in range(y0, len(rows), dy):
             line = [rows[y][x] for x in range(x0, len(rows[0]), dx)]
             if line:
@@ -71,6 +72,40 @@ def test_whole_interlaced_png_is_accepted() -> None:
     rows = [[(x * 20, y * 20, 7, 255) for x in range(11)] for y in range(5)]
     thumb = decode_thumbnail(_png(_adam7(rows), 11, 5, interlace=1))
     assert pixels(thumb.frames[0].rgba, 11, 5) == rows
+
+
+@pytest.mark.parametrize(("width", "height", "passes"), [(8, 8, 6), (11, 5, 6), (7, 1, 5)])
+def test_interlaced_png_whose_zlib_data_lacks_its_last_pass_is_refused(
+    width: int, height: int, passes: int
+) -> None:
+    """A complete zlib stream without the last pass that has pixels (the odd rows; for a
+    single row, its odd columns): Pillow leaves them as allocated."""
+    rows = [[(x * 20, y * 20, 7, 255) for x in range(width)] for y in range(height)]
+    data = _png(_adam7(rows, passes), width, height, interlace=1)
+    assert "ends early" in _refused(data).reason
+
+
+@pytest.mark.parametrize("interlace", [0, 1])
+def test_whole_png_ending_on_the_pixel_value_of_the_early_end_check_is_accepted(
+    interlace: int,
+) -> None:
+    """The decoder's last pixel is marked before decoding (integrity.LastPixel); a whole
+    image whose last pixel holds that very value is told apart by counting its rows."""
+    mark = (0x5A, 0xA5, 0x3C, 0xC3)
+    rows = [[RED] * 8 for _ in range(8)]
+    rows[7][7] = mark
+    data = _png(_adam7(rows) if interlace else png_rows(rows, 4), interlace=interlace)
+    assert pixels(decode_thumbnail(data).frames[0].rgba, 8, 8)[7][7] == mark
+
+
+def test_png_whose_image_data_fails_its_crc_is_refused() -> None:
+    """A byte of the IDAT chunk changed after its CRC was computed: Pillow does not check
+    image data CRCs."""
+    rows = [[(x * 30, y * 30, 0, 255) for x in range(8)] for y in range(8)]
+    data = bytearray(_png(png_rows(rows, 4)))
+    crc_end = data.index(b"IEND") - 4
+    data[crc_end - 1] ^= 0x01
+    assert "IDAT" in _refused(bytes(data)).reason
 
 
 @pytest.mark.parametrize("mode", ["1", "L", "LA", "P", "RGB", "RGBA", "I;16"])
@@ -148,6 +183,15 @@ def test_apng_whose_first_frame_is_garbage_is_refused() -> None:
 def test_apng_whose_first_frame_ends_early_is_refused() -> None:
     one_row = png_rows(fill(2, 1, RED), 4)
     assert "ends early" in _refused(_replace_data(_apng_frames(), b"IDAT", 0, one_row)).reason
+
+
+def test_apng_frames_ending_on_the_pixel_value_of_the_early_end_check_are_accepted() -> None:
+    mark = (0x5A, 0xA5, 0x3C, 0xC3)
+    frames = [fill(2, 2, colour) for colour in (RED, GREEN)]
+    for frame in frames:
+        frame[1][1] = mark
+    thumb = decode_thumbnail(apng(2, 2, [ApngFrame(f, delay_num=1, delay_den=10) for f in frames]))
+    assert [pixels(f.rgba, 2, 2)[1][1] for f in thumb.frames] == [mark, mark]
 
 
 def test_apng_damaged_after_its_first_frame_keeps_the_frames_before() -> None:

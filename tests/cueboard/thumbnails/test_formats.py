@@ -3,6 +3,7 @@ clips through imageio's PyAV plugin."""
 
 from __future__ import annotations
 
+import base64
 import io
 
 import numpy as np
@@ -131,3 +132,15 @@ def test_png_exif_after_the_image_data_is_applied() -> None:
     assert (thumb.width, thumb.height) == (20, 40)
     top = pixel(thumb.frames[0].rgba, 20, 10, 5)
     assert top[0] > 200 and top[2] < 60
+
+
+def test_put_params_carry_each_frame_as_standard_padded_base64() -> None:
+    """28 bytes of pixels: the encoding needs padding. The encoder is pybase64's when
+    installed (model.b64encode), which must match the standard library's alphabet."""
+    image = Image.linear_gradient("L").resize((7, 1)).convert("RGBA")
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    thumb = decode_thumbnail(buffer.getvalue())
+    encoded = [f["rgba_base64"] for f in thumb.put_params()["frames"]]
+    assert encoded == [base64.b64encode(f.rgba).decode("ascii") for f in thumb.frames]
+    assert all(text.endswith("=") for text in encoded)
