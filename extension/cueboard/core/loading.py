@@ -15,6 +15,7 @@ from vxp.models import audio
 
 from .effects import Effect, Log, Notice
 from .policy import Action
+from .reasons import load_failed
 from .tracker import Outcome, notice_for
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _failed(
     pressed = st.press_at is not None
     st.press_at = None
     board.changed = True
-    notice = Notice("status.load_failed", StatusLevel.ERROR, {"name": st.sound.name, "code": code})
+    notice = load_failed(st.sound.name, code)
     if outcome is not None and not pressed:
         return [Log(20, f"{outcome.send.kind} {st.sound.rel_path}: {code}")]
     return [notice]

@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["LOAD_FAILURE_KEYS", "OTHER", "load_failure_key"]
+from cueboard.contract import StatusLevel
+from cueboard.i18n import msgid
+
+from .effects import Notice
+
+__all__ = ["LOAD_FAILED", "LOAD_FAILURE_KEYS", "OTHER", "load_failed", "load_failure_key"]
 
 OTHER = "slot.reason.other"
 
@@ -33,3 +38,14 @@ LOAD_FAILURE_KEYS: Mapping[str, str] = MappingProxyType(
 def load_failure_key(code: str) -> str:
     """The catalog key of the phrase for a failed load's ``code``."""
     return LOAD_FAILURE_KEYS.get(code, OTHER)
+
+
+LOAD_FAILED = msgid("status.load_failed")
+
+
+def load_failed(name: str, code: str) -> Notice:
+    """The status line for a sound that cannot load: its name and the same short phrase its
+    tile shows, never vrOS's code."""
+    return Notice(
+        LOAD_FAILED, StatusLevel.ERROR, {"name": name}, {"reason": load_failure_key(code)}
+    )

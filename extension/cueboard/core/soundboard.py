@@ -30,7 +30,7 @@ from .effects import Effect, Log, Notice
 from .ordering import move
 from .policy import Action
 from .prefs import Prefs
-from .reasons import load_failure_key
+from .reasons import load_failed
 from .tracker import Outcome, Tracker, notice_for
 
 __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
@@ -252,15 +252,12 @@ class Soundboard:
         if st.status == "too_large":
             return []
         if st.status == "unloadable":  # not audio, or unreadable: say why, never load it
-            name = {"name": st.sound.name}
-            refs = {"code": load_failure_key(st.code or "")}
-            return [Notice("status.load_failed", StatusLevel.ERROR, name, refs)]
+            return [load_failed(st.sound.name, st.code or "")]
         same_file = st.fingerprint == st.sound.fingerprint
         recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
         if st.status == "failed" and same_file and st.code != "cache_full" and recent:
             # The same file just failed: say so again rather than load again at once.
-            params = {"name": st.sound.name, "code": st.code or ""}
-            return [Notice("status.load_failed", StatusLevel.ERROR, params)]
+            return [load_failed(st.sound.name, st.code or "")]
         st.press_at = now
         st.press_options = once
         self.changed = True

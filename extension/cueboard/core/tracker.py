@@ -24,6 +24,7 @@ from vxp.prepared import Prepared
 
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .policy import MAX_RETRIES, Action, Rule, backoff, rule_for
+from .reasons import LOAD_FAILED, load_failure_key
 
 __all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
 
@@ -213,10 +214,11 @@ def default_report(outcome: Outcome) -> list[Effect]:
 def notice_for(outcome: Outcome, **params: str | int) -> Notice:
     rule = outcome.rule
     key = rule.notice if rule is not None and rule.notice else "notice.host_error"
+    refs = {"what": f"what.{outcome.send.kind}"}
+    if key == LOAD_FAILED:  # a sound's own failure is said in words, as its tile says it
+        refs["reason"] = load_failure_key(str(outcome.code))
     return Notice(
-        key,
-        params={"code": outcome.code, "name": "", "channel": "", **params},
-        refs={"what": f"what.{outcome.send.kind}"},
+        key, params={"code": outcome.code, "name": "", "channel": "", **params}, refs=refs
     )
 
 

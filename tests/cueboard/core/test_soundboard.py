@@ -77,6 +77,9 @@ def test_a_press_right_after_a_failed_load_says_so_and_a_later_one_tries_once_mo
     assert [p.path for p in d.host.of("audio.load")].count(bad) == 1  # no retry storm
     assert not _plays(d)
     assert d.status_key() == "status.load_failed"
+    d.advance(0.1)  # the views' refresh
+    text = d.core.props.desired("overlay")["status-text"]["v"]
+    assert text == "01 Beep cannot be loaded: Can't decode."  # words, never vrOS's code
     d.advance(RETRY_FAILED_AFTER_S)
     d.invoke("play-slot-1")  # the host decodes it this time
     assert [p.path for p in d.host.of("audio.load")].count(bad) == 2

@@ -113,7 +113,7 @@ def test_a_file_named_like_audio_that_is_not_counts_as_cant_load_with_its_reason
     dash = {k: v["v"] for k, v in d.core.props.desired("dash-tab").items()}
     assert dash["library-summary"] == d.core.catalog.t("dash.library_summary", count=2, broken=1)
     d.invoke("play-slot-2")
-    assert _overlay(d)["status-text"] == "02 Notes cannot be loaded (Not audio)."
+    assert _overlay(d)["status-text"] == "02 Notes cannot be loaded: Not audio."
 
 
 def test_pressing_an_empty_slot_says_so_briefly() -> None:
