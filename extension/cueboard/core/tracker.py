@@ -149,9 +149,11 @@ class Tracker:
             return None
         return None if send.user_asked and now - failed_at >= ASK_AGAIN_S else failure
 
-    def _remember(self, send: Send, failure: HostFailure, now: float) -> None:
-        if failure.kind == "closed" or isinstance(send.params, _Unsent):
-            return  # the next connection starts over; a refused model was never sent
+    def _remember(self, send: Send, failure: HostFailure, rule: Rule, now: float) -> None:
+        if rule.action not in (Action.RETRY, Action.FINAL) or failure.kind == "closed":
+            return  # the feature acts on it (reconcile, reload, make room); a new connection
+        if isinstance(send.params, _Unsent):
+            return  # a refused model was never sent
         by_body = self._gave_up.setdefault(send.kind, {})
         body = _body(send.params)
         by_body.pop(body, None)
@@ -318,7 +320,7 @@ class Tracker:
         rule = rule or rule_for(pending.send.kind, failure)
         outcome = Outcome(pending.send, now, failure=failure, rule=rule, retries=pending.retries)
         if remember:
-            self._remember(pending.send, failure, now)
+            self._remember(pending.send, failure, rule, now)
         out = pending.done(outcome)
         if not any(isinstance(e, Notice | Log) for e in out):
             if remember:

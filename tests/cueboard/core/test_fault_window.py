@@ -19,7 +19,7 @@ import pytest
 
 from cueboard.commands import STATIC_COMMANDS
 from cueboard.core.effects import HostFailure, Send
-from cueboard.core.policy import MAX_RETRIES
+from cueboard.core.policy import GIVE_UP_MEMORY_S, MAX_RETRIES
 from vxp.models import events
 from vxp.models.handshake import Granted
 
@@ -151,3 +151,29 @@ def test_a_kind_failing_for_three_seconds_is_retried_boundedly_and_recovers(
     for t, send in host.sent_at:
         if send.kind == kind and send.user_asked and start <= t <= start + WINDOW_S:
             assert _told(d, t, t + 2.0), f"no notice for the user's {kind} at {t:.2f} s"
+
+
+def test_a_press_after_an_answer_that_may_have_played_is_sent_again() -> None:
+    """An unreadable answer to a play is reconciled, not remembered as a refusal: the next
+    press of the same sound goes out (and is not taken for a play that happened)."""
+    host = FakeHost()
+    d = Driver(host, library(*NAMES))
+    d.connect()
+    host.faults["audio.play"] = [HostFailure("timeout")]
+    d.invoke("play-slot-1", settle=0.1)
+    d.invoke("play-slot-1", settle=0.1)
+    assert host.kinds()["audio.play"] == 2 and host.playing
+
+
+def test_a_load_planned_again_after_failing_for_good_is_not_sent_again_at_once() -> None:
+    host = FakeHost()
+    host.windows["audio.load"] = (UNKNOWN, 60.0)
+    d = Driver(host, library(*NAMES))
+    d.connect()
+    loads = host.kinds()["audio.load"]
+    for _ in range(5):  # the page shown again and again: each plans its sounds' loads
+        d.event(events.PanelShown(event="panel_shown", panel="overlay"), settle=0.5)
+    assert host.kinds()["audio.load"] == loads
+    d.advance(GIVE_UP_MEMORY_S)
+    d.event(events.PanelShown(event="panel_shown", panel="overlay"))
+    assert host.kinds()["audio.load"] == 2 * loads
