@@ -26,6 +26,12 @@ How the codes were classed:
 
 A final failure of something the user asked for becomes a notice (``notice``: a catalog key
 whose ``{what}`` names the request and ``{code}`` the answer); any other is logged.
+
+How retries are paced (the tracker applies it): one request per failing kind retries at a
+time, ``backoff`` grows with that kind's retries so that the last one comes after a host's bad
+seconds rather than within them, what a person asked for is retried only within
+:data:`USER_WAIT_S` (then they are told), and a request that failed for good is not sent again
+for a while when it is planned or asked again.
 """
 
 from __future__ import annotations
