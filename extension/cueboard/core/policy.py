@@ -26,6 +26,12 @@ How the codes were classed:
 
 A final failure of something the user asked for becomes a notice (``notice``: a catalog key
 whose ``{what}`` names the request and ``{code}`` the answer); any other is logged.
+
+How retries are paced (the tracker applies it): one request per failing kind retries at a
+time, ``backoff`` grows with that kind's retries so that the last one comes after a host's bad
+seconds rather than within them, what a person asked for is retried only within
+:data:`USER_WAIT_S` (then they are told), and a request that failed for good is not sent again
+for a while when it is planned or asked again.
 """
 
 from __future__ import annotations
@@ -52,10 +58,15 @@ __all__ = [
 ]
 
 MAX_RETRIES = 3
-PRESS_DEADLINE_S = 0.25
-FIRST_DELAY_S = 0.05
-MAX_DELAY_S = 1.0
-JITTER = 0.5  # each delay is shortened by up to this fraction, so extensions do not retry in step
+PRESS_DEADLINE_S = 0.3
+USER_WAIT_S = 1.5  # what a person asked for is retried only this long; then they are told
+FIRST_DELAY_S = 0.25
+GROWTH = 4  # each retry of a kind waits this many times longer than the one before
+MAX_DELAY_S = 4.0
+JITTER = 0.25  # each delay is shortened by up to this fraction, so extensions do not retry in step
+GIVE_UP_MEMORY_S = 10.0  # a request that failed for good is not planned again for this long
+ASK_AGAIN_S = 3.0  # nor sent again when a person asks again within this long
+STRAIN_MEMORY_S = 30.0  # a kind's failures are forgotten once it has been quiet this long
 
 
 class Action(StrEnum):
@@ -232,6 +243,8 @@ def rule_for(kind: str, failure: HostFailure) -> Rule:
 
 
 def backoff(retry: int, rng: Random) -> float:
-    """Seconds before retry number ``retry`` (1-based): capped exponential, with jitter."""
-    delay = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (retry - 1))
+    """Seconds before retry number ``retry`` (1-based) of a request kind: capped exponential,
+    with jitter. Growing fast on purpose: the third retry comes after a host's namespace has
+    had seconds to recover (a restart, a burst of load), not within the same bad moment."""
+    delay = min(MAX_DELAY_S, FIRST_DELAY_S * GROWTH ** (retry - 1))
     return delay * (1.0 - rng.uniform(0.0, JITTER))

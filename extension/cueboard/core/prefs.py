@@ -220,8 +220,8 @@ class Prefs:
     def flush(self, now: float) -> list[Effect]:
         """Write every dirty record now, one key each."""
         out: list[Effect] = []
-        while self._dirty:
-            rel = self._dirty.pop()
+        dirty, self._dirty = self._dirty, set()  # a write refused at once is dirty again
+        for rel in dirty:
             prefs = self.get(rel)
             key = key_for(rel)
             self._writing += 1

@@ -8,13 +8,29 @@ ticket comes in, a reply of the wrong type (a result tag this SDK does not know)
 ``unreadable`` failure, and a failure is looked up in :mod:`cueboard.core.policy`: a retry is
 scheduled with a :class:`Wake` (the same ticket goes out again on its :class:`Tick`), anything
 else reaches the feature as final, with its rule. Nothing here raises on what the host says.
+
+Retries are paced per request kind, not per request: a host that fails one ``commands.register``
+fails the other seventeen sent in the same breath, and a feature that plans again (the same
+sound loaded ahead, the same icon put) must not start a fresh storm. So a kind the host is
+failing is *strained* until one of its requests succeeds: one request, the probe, retries for
+the whole kind, with a delay that grows with the kind's retries (:func:`policy.backoff`), while
+the kind's other failed requests wait behind it. What a person asked for never waits behind
+another: it is retried only within its deadline (:func:`_wait_s`), then they are told. The
+probe's success sends every waiting request once more; when the probe fails for good, the next
+waiting request becomes the probe. No request is sent more than ``1 + MAX_RETRIES`` times, and a
+strained kind sends at most one retry per backoff step.
+
+A request that failed for good is remembered: the same request (kind and parameters) planned
+again by a feature within :data:`policy.GIVE_UP_MEMORY_S`, or asked again by a person within
+:data:`policy.ASK_AGAIN_S` (a button pressed repeatedly), is not sent: it ends at once with the
+same failure, so the person hears it again and the host is not asked what it just refused.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, cast
 
@@ -23,39 +39,23 @@ from pydantic import BaseModel, ValidationError
 from vxp.prepared import Prepared
 
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
-from .policy import MAX_RETRIES, Action, Rule, backoff, rule_for
-from .reasons import LOAD_FAILED, load_failure_key
+from .outcomes import Done, Outcome, default_report, describe, notice_for, outcome_input
+from .policy import (
+    ASK_AGAIN_S,
+    GIVE_UP_MEMORY_S,
+    MAX_RETRIES,
+    STRAIN_MEMORY_S,
+    USER_WAIT_S,
+    Action,
+    Rule,
+    backoff,
+    rule_for,
+)
 
 __all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
 
 RETRY_WAKE = "retry:"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The final outcome of one request: ``result`` on success, else ``failure`` and ``rule``."""
-
-    send: Send
-    now: float
-    result: Any = None
-    failure: HostFailure | None = None
-    rule: Rule | None = None
-    retries: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None
-
-    @property
-    def code(self) -> str:
-        """The failure's code as text, for a log line or a notice."""
-        f = self.failure
-        if f is None:
-            return ""
-        return str(f.code) if f.code is not None else f.kind
-
-
-type Done = Callable[[Outcome], list[Effect]]
+REMEMBERED_PER_KIND = 512  # failed requests remembered per kind, at most
 
 
 @dataclass(slots=True)
@@ -65,7 +65,17 @@ class _Pending:
     done: Done
     first_at: float
     retries: int = 0
-    waiting: bool = False  # a retry is scheduled, nothing in flight
+    waiting: bool = False  # not in flight: its retry is scheduled, or it waits for the probe
+
+
+@dataclass(slots=True)
+class _Strain:
+    """A request kind the host is failing: one request (the probe) retries for all of them."""
+
+    strikes: int = 0  # retries this kind has sent since the strain began: the backoff step
+    probe: int | None = None  # the ticket whose retry is scheduled or in flight
+    held: list[int] = field(default_factory=list[int])  # failed once, waiting for the probe
+    last_failure_at: float = 0.0
 
 
 def _ignore(outcome: Outcome) -> list[Effect]:
@@ -79,6 +89,9 @@ class Tracker:
         self._tickets = tickets
         self._rng = rng
         self._pending: dict[int, _Pending] = {}
+        self._strained: dict[str, _Strain] = {}
+        # kind -> the request's body -> (when, its failure): requests that failed for good
+        self._gave_up: dict[str, dict[bytes, tuple[float, HostFailure]]] = {}
         self.retries_sent = 0
 
     def __len__(self) -> int:
@@ -115,8 +128,41 @@ class Tracker:
                 send = Send(ticket, namespace, unsent, user_asked)
                 return self._final(_Pending(send, expect, done, now), failure, now)
         send = Send(ticket, namespace, params, user_asked)
-        self._pending[ticket] = _Pending(send, expect, done, now)
+        pending = _Pending(send, expect, done, now)
+        remembered = self._remembered(send, now)
+        if remembered is not None:  # planned again: the host's answer would be the same
+            return self._final(pending, remembered, now, remember=False)
+        self._pending[ticket] = pending
         return [send]
+
+    def _remembered(self, send: Send, now: float) -> HostFailure | None:
+        by_body = self._gave_up.get(send.kind)
+        if not by_body:
+            return None
+        body = _body(send.params)
+        entry = by_body.get(body)
+        if entry is None:
+            return None
+        failed_at, failure = entry
+        if now - failed_at >= GIVE_UP_MEMORY_S:
+            del by_body[body]
+            return None
+        return None if send.user_asked and now - failed_at >= ASK_AGAIN_S else failure
+
+    def _remember(self, send: Send, failure: HostFailure, rule: Rule, now: float) -> None:
+        if rule.action not in (Action.RETRY, Action.FINAL) or failure.kind == "closed":
+            return  # the feature acts on it (reconcile, reload, make room); a new connection
+        if isinstance(send.params, _Unsent):
+            return  # a refused model was never sent
+        by_body = self._gave_up.setdefault(send.kind, {})
+        body = _body(send.params)
+        by_body.pop(body, None)
+        by_body[body] = (now, failure)
+        if len(by_body) > REMEMBERED_PER_KIND:
+            for key in [k for k, (at, _) in by_body.items() if now - at >= GIVE_UP_MEMORY_S]:
+                del by_body[key]
+            while len(by_body) > REMEMBERED_PER_KIND:
+                del by_body[next(iter(by_body))]
 
     def track(self, send: Send, now: float, done: Done, expect: type | None = None) -> None:
         """Follow a request another component built (it keeps its own ticket)."""
@@ -137,29 +183,106 @@ class Tracker:
             code = tag if isinstance(tag, str) else None
             return self.on_failure(Failure(reply.ticket, HostFailure("unreadable", code)), now)
         del self._pending[reply.ticket]
-        return pending.done(Outcome(pending.send, now, reply.result, retries=pending.retries))
+        out = pending.done(Outcome(pending.send, now, reply.result, retries=pending.retries))
+        return out + self._recovered(pending.send.kind)
 
     def on_failure(self, failure: Failure, now: float) -> list[Effect]:
-        pending = self._pending.get(failure.ticket)
+        ticket = failure.ticket
+        pending = self._pending.get(ticket)
         if pending is None or pending.waiting:
             return []
-        rule = rule_for(pending.send.kind, failure.failure)
-        if rule.action is Action.RETRY and pending.retries < MAX_RETRIES:
-            deadline = None if rule.deadline_s is None else pending.first_at + rule.deadline_s
-            at = now + backoff(pending.retries + 1, self._rng)
-            if deadline is None or at <= deadline:
-                pending.retries += 1
-                pending.waiting = True
-                return [
-                    Log(
-                        logging.DEBUG,
-                        f"{pending.send.kind}: {_describe(failure.failure)}; retry "
-                        f"{pending.retries} of {MAX_RETRIES}",
-                    ),
-                    Wake(f"{RETRY_WAKE}{failure.ticket}", at),
-                ]
-        del self._pending[failure.ticket]
+        kind = pending.send.kind
+        rule = rule_for(kind, failure.failure)
+        strain = self._strained.get(kind)
+        if rule.action is not Action.RETRY:
+            del self._pending[ticket]
+            out = self._final(pending, failure.failure, now, rule)
+            if strain is not None and strain.probe == ticket:
+                out += self._probe_ended(kind, strain, failure.failure, now)
+            return out
+        if strain is None or (
+            strain.probe is None
+            and not strain.held
+            and now - strain.last_failure_at >= STRAIN_MEMORY_S
+        ):
+            strain = self._strained[kind] = _Strain()
+        strain.last_failure_at = now
+        if strain.probe in (None, ticket):
+            at = now + backoff(strain.strikes + 1, self._rng)
+            wait = _wait_s(pending, rule)
+            deadline = None if wait is None else pending.first_at + wait
+            if pending.retries < MAX_RETRIES and (deadline is None or at <= deadline):
+                return self._schedule(strain, pending, ticket, failure.failure, at)
+            del self._pending[ticket]
+            out = self._final(pending, failure.failure, now, rule)
+            if strain.probe == ticket:
+                out += self._probe_ended(kind, strain, failure.failure, now)
+            return out
+        if _wait_s(pending, rule) is None and pending.retries < MAX_RETRIES:
+            pending.waiting = True  # another request of this kind retries for it
+            strain.held.append(ticket)
+            return [Log(logging.DEBUG, f"{kind}: {describe(failure.failure)}; waits")]
+        del self._pending[ticket]
         return self._final(pending, failure.failure, now, rule)
+
+    def _schedule(
+        self, strain: _Strain, pending: _Pending, ticket: int, failure: HostFailure, at: float
+    ) -> list[Effect]:
+        strain.probe = ticket
+        strain.strikes += 1
+        pending.retries += 1
+        pending.waiting = True
+        return [
+            Log(
+                logging.DEBUG,
+                f"{pending.send.kind}: {describe(failure)}; retry {pending.retries} of "
+                f"{MAX_RETRIES}",
+            ),
+            Wake(f"{RETRY_WAKE}{ticket}", at),
+        ]
+
+    def _probe_ended(
+        self, kind: str, strain: _Strain, failure: HostFailure, now: float
+    ) -> list[Effect]:
+        """The probe failed for good: the first waiting request becomes the probe, one backoff
+        step later (one that has used its retries ends)."""
+        strain.probe = None
+        out: list[Effect] = []
+        for ticket in list(strain.held):
+            pending = self._pending.get(ticket)
+            if pending is None or pending.retries >= MAX_RETRIES:
+                strain.held.remove(ticket)
+                if pending is not None:
+                    del self._pending[ticket]
+                    out += self._final(pending, failure, now)
+        if strain.held:
+            ticket = strain.held.pop(0)
+            pending = self._pending[ticket]
+            pending.waiting = False  # _schedule marks it waiting again, with its Wake
+            at = now + backoff(strain.strikes + 1, self._rng)
+            out += self._schedule(strain, pending, ticket, failure, at)
+        return out
+
+    def _recovered(self, kind: str) -> list[Effect]:
+        """The kind answered: its strain is over, and every request waiting goes out again."""
+        strain = self._strained.pop(kind, None)
+        if strain is None:
+            return []
+        out: list[Effect] = []
+        if strain.probe is not None:
+            probe = self._pending.get(strain.probe)
+            if probe is not None and probe.waiting:  # its retry is still scheduled: now
+                probe.waiting = False
+                self.retries_sent += 1
+                out.append(probe.send)
+        for ticket in strain.held:
+            pending = self._pending.get(ticket)
+            if pending is not None:
+                pending.waiting = False
+                pending.retries += 1
+                self.retries_sent += 1
+                out.append(pending.send)
+        return out
 
     def on_tick(self, tick: Tick) -> list[Effect]:
         """A retry's time has come: the same request goes out again."""
@@ -178,53 +301,50 @@ class Tracker:
         starts over): the features hear it, so no state waits forever."""
         pending = list(self._pending.values())
         self._pending.clear()
+        self._strained.clear()
+        self._gave_up.clear()
         out: list[Effect] = []
         for p in pending:
             out += self._final(p, HostFailure("closed"), now)
         return out
 
     def _final(
-        self, pending: _Pending, failure: HostFailure, now: float, rule: Rule | None = None
+        self,
+        pending: _Pending,
+        failure: HostFailure,
+        now: float,
+        rule: Rule | None = None,
+        *,
+        remember: bool = True,
     ) -> list[Effect]:
         rule = rule or rule_for(pending.send.kind, failure)
         outcome = Outcome(pending.send, now, failure=failure, rule=rule, retries=pending.retries)
+        if remember:
+            self._remember(pending.send, failure, rule, now)
         out = pending.done(outcome)
         if not any(isinstance(e, Notice | Log) for e in out):
-            out = [*out, *default_report(outcome)]
+            if remember:
+                out = [*out, *default_report(outcome)]
+            else:  # said when it failed; not again for each plan
+                out = [*out, Log(logging.DEBUG, f"{pending.send.kind}: not sent again yet")]
         return out
 
 
-def outcome_input(outcome: Outcome) -> Reply | Failure:
-    """An outcome as the Reply or Failure a component that keeps its own tickets reads."""
-    if outcome.failure is None:
-        return Reply(outcome.send.ticket, outcome.result)
-    return Failure(outcome.send.ticket, outcome.failure)
+def _wait_s(pending: _Pending, rule: Rule) -> float | None:
+    """How long after its first send a request may still be retried (None: no limit). What a
+    person asked for is told within :data:`policy.USER_WAIT_S`, not replayed long after."""
+    if not pending.send.user_asked:
+        return rule.deadline_s
+    return USER_WAIT_S if rule.deadline_s is None else min(rule.deadline_s, USER_WAIT_S)
 
 
-def default_report(outcome: Outcome) -> list[Effect]:
-    """A notice when the user asked and the rule has one, else a log line."""
-    rule, failure, send = outcome.rule, outcome.failure, outcome.send
-    if rule is None or failure is None:
-        return []
-    if send.user_asked and rule.notice is not None and rule.action is not Action.RECONCILE:
-        return [notice_for(outcome)]
-    return [Log(rule.level, f"{send.kind}: {_describe(failure)} ({rule.action})")]
-
-
-def notice_for(outcome: Outcome, **params: str | int) -> Notice:
-    rule = outcome.rule
-    key = rule.notice if rule is not None and rule.notice else "notice.host_error"
-    refs = {"what": f"what.{outcome.send.kind}"}
-    if key == LOAD_FAILED:  # a sound's own failure is said in words, as its tile says it
-        refs["reason"] = load_failure_key(str(outcome.code))
-    return Notice(
-        key, params={"code": outcome.code, "name": "", "channel": "", **params}, refs=refs
-    )
-
-
-def _describe(failure: HostFailure) -> str:
-    code = "" if failure.code is None else f" {failure.code}"
-    return f"{failure.kind}{code}"
+def _body(params: object) -> bytes:
+    """A request's identity within its kind: its serialised parameters."""
+    if isinstance(params, Prepared):
+        return params.params_json
+    if isinstance(params, BaseModel):
+        return params.model_dump_json().encode()
+    return repr(params).encode()
 
 
 def _op_of(model: object) -> str:

@@ -86,6 +86,11 @@ class FakeHost:
     next_id: int = 0
     sessions: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
     secret_slots: dict[str, str] = field(default_factory=dict[str, str])
+    # kind -> (failure, seconds): every request of that kind fails for that long from its first
+    windows: dict[str, tuple[HostFailure | Any, float]] = field(default_factory=dict[str, Any])
+    window_start: dict[str, float] = field(default_factory=dict[str, float])
+    clock: Callable[[], float] = lambda: 0.0
+    sent_at: list[tuple[float, Send]] = field(default_factory=list[tuple[float, Send]])
 
     def kinds(self) -> Counter[str]:
         return Counter(s.kind for s in self.sent)
@@ -96,6 +101,14 @@ class FakeHost:
     def answer(self, send: Send) -> tuple[Reply | Failure, list[Any]]:
         """The outcome of one request, and the events it leads to."""
         self.sent.append(send)
+        now = self.clock()
+        self.sent_at.append((now, send))
+        window = self.windows.get(send.kind)
+        if window is not None and now <= self.window_start.setdefault(send.kind, now) + window[1]:
+            fault = window[0]
+            if isinstance(fault, HostFailure):
+                return Failure(send.ticket, fault), []
+            return Reply(send.ticket, fault), []
         queue = self.faults.get(send.kind)
         if queue:
             fault = queue.pop(0)
@@ -229,6 +242,7 @@ class Driver:
         locale: str = "en-US",
     ) -> None:
         self.host = host or FakeHost()
+        self.host.clock = lambda: self.now
         self.lib = lib or library("01 Beep.wav", "02 Boop.wav", "Memes/Vine.wav")
         self.core = CueboardCore(rng=random.Random(seed), data_home=Path("/data"))
         self.now = 0.0
@@ -240,9 +254,13 @@ class Driver:
         self.on_send: Callable[[Send], None] | None = None
         self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
+        self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
+        status = self.status_key()
+        if not self.statuses or self.statuses[-1][1] != status:
+            self.statuses.append((self.now, status))
 
     def carry(self, effects: list[object]) -> None:
         queue = list(effects)

@@ -2,9 +2,11 @@
 
 One table-driven test: for each row (request kind, code) a host in memory answers every request
 of that kind with that failure, while the core does what makes it send that kind. Checked: no
-exception, at most 3 retries (exactly 3 where the rule retries without a deadline, none where
-it does not retry), the notice the rule names when the user asked, and afterwards, with the
-host healthy again and a new connection, the function is back: a press plays.
+exception, at most 3 retries of any request (exactly 3 for the kind's first where the rule
+retries without a deadline and the user did not ask; none where it does not retry), retries
+paced per kind (at most two in the first 3 s), every request ends, the notice the rule names
+when the user asked, and afterwards, with the host healthy again and a new connection, the
+function is back: a press plays.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from cueboard.asset_table import AssetTable
 from cueboard.core.effects import HostFailure
 from cueboard.core.inputs import Disconnected
 from cueboard.core.loading import FILE_VERDICTS, REQUEST_VERDICTS
-from cueboard.core.policy import KINDS, MAX_RETRIES, TABLE, Action, Code, Rule
+from cueboard.core.policy import KINDS, MAX_DELAY_S, MAX_RETRIES, TABLE, Action, Code, Rule
 from cueboard.core.tracker import RETRY_WAKE
 from cueboard.i18n import Catalog
 from vxp.models import audio, events
@@ -180,20 +182,27 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
         host.sent.clear()
     host.faults[kind] = [_failure(code)] * 1000  # every request of the kind, every time
     status_before = d.status_key()
+    host.sent_at.clear()
+    # long enough for each of the kind's requests to take its turn as the probe
+    settle = 60 * MAX_RETRIES * MAX_DELAY_S
     if scenario is None:
-        d.connect(settle=5.0)
+        d.connect(settle=settle)
     else:
         scenario(d)
-        d.advance(5.0)
+        d.advance(settle)
 
     # each request of that kind: its first send and its retries carry the same ticket
     sends = Counter(s.ticket for s in host.sent if s.kind == kind)
     assert sends, f"the scenario sent no {kind}"
     assert max(sends.values()) <= 1 + MAX_RETRIES, sends
-    if rule.action is Action.RETRY and rule.deadline_s is None:
-        assert set(sends.values()) == {1 + MAX_RETRIES}
+    first = next(s for s in host.sent if s.kind == kind)
+    if rule.action is Action.RETRY and rule.deadline_s is None and not first.user_asked:
+        assert sends[first.ticket] == 1 + MAX_RETRIES
     if rule.action is not Action.RETRY:
         assert set(sends.values()) == {1}
+    start = min(t for t, s in host.sent_at if s.kind == kind)
+    early = [s.ticket for t, s in host.sent_at if s.kind == kind and t <= start + 3.0]
+    assert len(early) - len(set(early)) <= 2, "the kind's retries are not paced"
     assert not any(key.startswith(RETRY_WAKE) for key in d.timers), "a retry left waiting"
     assert len(d.core.tracker) == 0, d.core.tracker.kinds_in_flight()
 
@@ -226,11 +235,11 @@ def test_every_failure_of_every_request(kind: str, code: Code, rule: Rule) -> No
 def test_backoff_is_capped_exponential_and_jittered_downwards() -> None:
     import random
 
-    from cueboard.core.policy import FIRST_DELAY_S, JITTER, MAX_DELAY_S, backoff
+    from cueboard.core.policy import FIRST_DELAY_S, GROWTH, JITTER, backoff
 
     rng = random.Random(7)
     for retry in range(1, 12):
-        plain = min(MAX_DELAY_S, FIRST_DELAY_S * 2 ** (retry - 1))
+        plain = min(MAX_DELAY_S, FIRST_DELAY_S * GROWTH ** (retry - 1))
         delays = [backoff(retry, rng) for _ in range(50)]
         assert all((1 - JITTER) * plain <= d <= plain for d in delays)
         assert len(set(delays)) > 1  # jittered: extensions do not retry in step

@@ -138,6 +138,7 @@ def test_resetting_to_defaults_deletes_the_key_and_hashed_records_reload() -> No
 
 def test_a_write_that_fails_goes_with_the_next_flush() -> None:
     from cueboard.core.effects import Failure, HostFailure
+    from cueboard.core.policy import GIVE_UP_MEMORY_S
 
     kv = DictKv()
     store, drive = _store(kv)
@@ -147,5 +148,7 @@ def test_a_write_that_fails_goes_with_the_next_flush() -> None:
     ]
     tracker.on_failure(Failure(send.ticket, HostFailure("domain", "value_too_large")), 0.0)
     assert store.pending == 1 and "s:a.wav" not in kv.data
-    drive(store.flush(1.0))
+    drive(store.flush(1.0))  # the same record, refused a moment ago: not asked again yet
+    assert store.pending == 1 and "s:a.wav" not in kv.data
+    drive(store.flush(GIVE_UP_MEMORY_S))
     assert kv.data["s:a.wav"] == {"g": 5}

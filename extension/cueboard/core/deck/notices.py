@@ -54,6 +54,12 @@ def pending(title: str) -> Notice:
     return Notice("media.error.pending", StatusLevel.WARN, {"title": title})
 
 
+def unconfirmed(title: str, code: str) -> Notice:
+    """The person's open got no clear answer: say so now; the next snapshot settles it."""
+    params: dict[str, str | int] = {"title": title, "code": code}
+    return Notice(msgid("media.error.unconfirmed"), StatusLevel.WARN, params)
+
+
 def failure_code(failure: HostFailure) -> str:
     """A failure as the short code a notice or a log line shows (never the host's message,
     which may quote what was sent)."""
@@ -114,5 +120,6 @@ __all__ = [
     "meaning",
     "notice_text",
     "pending",
+    "unconfirmed",
     "unsupported",
 ]

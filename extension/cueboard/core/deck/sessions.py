@@ -113,7 +113,9 @@ def open_into(
             yield Log(
                 logging.INFO, f"{slot.key}: open outcome unknown ({code}); awaiting a snapshot"
             )
-            return notices.meaning(got, title).notice if got.kind == "closed" else None
+            if got.kind == "closed":
+                return notices.meaning(got, title).notice
+            return notices.unconfirmed(title, code) if from_fields else None
         if slot.in_use and got.kind == "domain":
             slot.error_code = str(got.code)
         return (yield from fail(state, got, title))

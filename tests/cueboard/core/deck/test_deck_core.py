@@ -132,7 +132,9 @@ def test_an_open_with_an_unknown_outcome_is_settled_by_the_next_snapshot(
     deck.feed(deck.core.open(URL, "Stage"))
     deck.host.apply_open("deck-1")  # the host did open it, then answered badly
     said = deck.fail(failure)
-    assert deck.notices(said) == [] and deck.core.unsettled("deck-1")
+    # the person hears at once that the open is not confirmed; the snapshot settles it
+    assert [n.key for n in deck.notices(said)] == ["media.error.unconfirmed"]
+    assert deck.core.unsettled("deck-1")
     # Never a second open for that slot meanwhile: an explicit one is refused, a free one
     # goes to the next slot.
     assert deck.notices(deck.feed(deck.core.open(URL_B, key="deck-1")))[0].key == (

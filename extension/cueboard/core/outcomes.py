@@ -1,0 +1,74 @@
+"""A request's final outcome, and what is said about it: the types every feature's ``done``
+reads, and the default notice or log line when the feature says nothing itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send
+from .policy import Action, Rule
+from .reasons import LOAD_FAILED, load_failure_key
+
+__all__ = ["Done", "Outcome", "default_report", "describe", "notice_for", "outcome_input"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The final outcome of one request: ``result`` on success, else ``failure`` and ``rule``."""
+
+    send: Send
+    now: float
+    result: Any = None
+    failure: HostFailure | None = None
+    rule: Rule | None = None
+    retries: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def code(self) -> str:
+        """The failure's code as text, for a log line or a notice."""
+        f = self.failure
+        if f is None:
+            return ""
+        return str(f.code) if f.code is not None else f.kind
+
+
+type Done = Callable[[Outcome], list[Effect]]
+
+
+def outcome_input(outcome: Outcome) -> Reply | Failure:
+    """An outcome as the Reply or Failure a component that keeps its own tickets reads."""
+    if outcome.failure is None:
+        return Reply(outcome.send.ticket, outcome.result)
+    return Failure(outcome.send.ticket, outcome.failure)
+
+
+def default_report(outcome: Outcome) -> list[Effect]:
+    """A notice when the user asked and the rule has one, else a log line."""
+    rule, failure, send = outcome.rule, outcome.failure, outcome.send
+    if rule is None or failure is None:
+        return []
+    if send.user_asked and rule.notice is not None and rule.action is not Action.RECONCILE:
+        return [notice_for(outcome)]
+    return [Log(rule.level, f"{send.kind}: {describe(failure)} ({rule.action})")]
+
+
+def notice_for(outcome: Outcome, **params: str | int) -> Notice:
+    rule = outcome.rule
+    key = rule.notice if rule is not None and rule.notice else "notice.host_error"
+    refs = {"what": f"what.{outcome.send.kind}"}
+    if key == LOAD_FAILED:  # a sound's own failure is said in words, as its tile says it
+        refs["reason"] = load_failure_key(str(outcome.code))
+    return Notice(
+        key, params={"code": outcome.code, "name": "", "channel": "", **params}, refs=refs
+    )
+
+
+def describe(failure: HostFailure) -> str:
+    code = "" if failure.code is None else f" {failure.code}"
+    return f"{failure.kind}{code}"
