@@ -23,7 +23,7 @@ from vxp.manifest import load_manifest
 pytestmark = pytest.mark.slow
 
 # What a run without icons or URL thumbnails imports (Pillow, numpy and httpx load lazily).
-RUN_DEPENDENCIES = (*RUNTIME_CORE, "anyio", "idna", "sniffio", "watchfiles")
+RUN_DEPENDENCIES = (*RUNTIME_CORE, "anyio", "idna", "sniffio", "watchfiles", "regex")
 
 
 @pytest.fixture(scope="module")
