@@ -181,10 +181,10 @@ SCENES: list[tuple[str, str, str]] = [
     (
         "library",
         "overlay",
-        'click overlay open-folder ["c:Stream Alerts"]\nsleep 1.5\n'
+        'click overlay open-folder ["c:Twitch Alerts"]\nsleep 1.5\n'
         + "".join(
             f"bus-publish ext.com.cueboard.soundboard.cmd.play "
-            f'{{"path": "Stream Alerts/{name}.wav", "mode": "loop"}}\nsleep 0.3\n'
+            f'{{"path": "Twitch Alerts/{name}.wav", "mode": "loop"}}\nsleep 0.3\n'
             for name in ("Hype Train Level 1", "拍手", "🐸 Frog Croak", "Boss Music Intro")
         )
         + "invoke play-slot-7\nsleep 0.5\n",  # the last pressed tile is named in full
@@ -192,8 +192,8 @@ SCENES: list[tuple[str, str, str]] = [
     (
         "dash-tab",
         "dash-tab",
-        'click dash-tab open-folder ["c:Stream Alerts"]\n'
-        'click dash-tab select-sound ["Stream Alerts/Hype Train Level 5.wav"]\nsleep 0.6\n',
+        'click dash-tab open-folder ["c:Twitch Alerts"]\n'
+        'click dash-tab select-sound ["Twitch Alerts/Hype Train Level 5.wav"]\nsleep 0.6\n',
     ),
 ]
 

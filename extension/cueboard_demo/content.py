@@ -26,18 +26,19 @@ SOUNDS: list[tuple[str, str, str, float]] = [
     ("Chord", "Tones", "chord", 0.8),
     ("Sweep Up", "Tones", "sweep:200:2000", 0.7),
     ("Sweep Down", "Tones", "sweep:2000:200", 0.7),
-    # A library as people name it: long names in a series, Japanese, emoji (the screenshots).
-    ("Hype Train Level 1", "Stream Alerts", "chord", 5.0),
-    ("Hype Train Level 5", "Stream Alerts", "horn", 5.0),
-    ("拍手", "Stream Alerts", "noise", 5.0),
-    ("ドラムロール（長め）", "Stream Alerts", "roll", 5.0),
-    ("🐸 Frog Croak", "Stream Alerts", "trombone", 1.4),
-    ("Boss Music Intro", "Stream Alerts", "sweep:200:2000", 3.0),
-    ("Boss Defeated Fanfare", "Stream Alerts", "chord", 2.0),
-    ("A Very Long Name For A Sound That Keeps On Going", "Stream Alerts", "beep:523", 0.8),
+    # A library as people name it: long names in a series, Japanese, emoji (the screenshots);
+    # its folder sorts after the others, so the scripted session's page-next reaches Tones.
+    ("Hype Train Level 1", "Twitch Alerts", "chord", 5.0),
+    ("Hype Train Level 5", "Twitch Alerts", "horn", 5.0),
+    ("拍手", "Twitch Alerts", "noise", 5.0),
+    ("ドラムロール（長め）", "Twitch Alerts", "roll", 5.0),
+    ("🐸 Frog Croak", "Twitch Alerts", "trombone", 1.4),
+    ("Boss Music Intro", "Twitch Alerts", "sweep:200:2000", 3.0),
+    ("Boss Defeated Fanfare", "Twitch Alerts", "chord", 2.0),
+    ("A Very Long Name For A Sound That Keeps On Going", "Twitch Alerts", "beep:523", 0.8),
 ]
 ICONS = {"Airhorn": "spin", "Ding": "pulse", "Laser": "bar", "Chord": "pulse", "拍手": "spin"}
-BROKEN = ("Stream Alerts", "Broken Clip.wav")  # a RIFF header over noise: vrOS cannot decode it
+BROKEN = ("Twitch Alerts", "Broken Clip.wav")  # a RIFF header over noise: vrOS cannot decode it
 
 
 def _signal(kind: str, seconds: float) -> np.ndarray:
