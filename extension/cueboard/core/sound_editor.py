@@ -24,34 +24,30 @@ def register(core: CueboardCore) -> None:
     on = core.panel_events.on
     board = core.board
 
-    @on("dash-tab", "set-sound-gain")
-    def set_gain(key: str, value: int) -> list[Effect]:
+    def update(key: str, **changes: object) -> list[Effect]:
+        """A change to one sound's preferences, when it is still in the library."""
         if key not in board.states:
             return []
         core.changed()
-        return core.prefs.update(key, core.now, gain=pct(value))
+        return core.prefs.update(key, core.now, **changes)
+
+    @on("dash-tab", "set-sound-gain")
+    def set_gain(key: str, value: int) -> list[Effect]:
+        return update(key, gain=pct(value))
 
     @on("dash-tab", "set-sound-mode")
     def set_mode(key: str, mode: int) -> list[Effect]:
-        if key not in board.states or not 0 <= mode <= len(MODES):
+        if not 0 <= mode <= len(MODES):
             return []
-        core.changed()
-        return core.prefs.update(key, core.now, mode=MODES[mode - 1] if mode else None)
+        return update(key, mode=MODES[mode - 1] if mode else None)
 
     @on("dash-tab", "set-sound-mic-gain")
     def set_sound_mic_gain(key: str, value: int) -> list[Effect]:
-        if key not in board.states:
-            return []
-        core.changed()
-        return core.prefs.update(key, core.now, mic_gain=pct(value))
+        return update(key, mic_gain=pct(value))
 
     @on("dash-tab", "set-sound-gains-linked")
     def set_linked(key: str, linked: bool) -> list[Effect]:
-        if key not in board.states:
-            return []
-        core.changed()
-        own = core.prefs.get(key)
-        return core.prefs.update(key, core.now, mic_gain=None if linked else own.gain)
+        return update(key, mic_gain=None if linked else core.prefs.get(key).gain)
 
     @on("dash-tab", "move-sound")
     def move_sound(key: str, position: int) -> list[Effect]:

@@ -1,7 +1,7 @@
 """When vrOS would show and hide its VR keyboard for a panel: the host's side of the focus
 contract (PAN-23 … PAN-32), free of Slint and of any window.
 
-- A panel without the focus contract never gets the keyboard (PAN-23, readings R25).
+- A panel without the focus contract never gets the keyboard (PAN-23, docs/protocol-notes.md#r25).
 - With the contract, the keyboard is up while the panel reports a focused field (its settled
   `field-focus` edges, PAN-24, PAN-29).
 - A panel that keeps the contract but declares no `ExtFocusRegion` is one text field to the
