@@ -120,7 +120,8 @@ def time_interleaved(
 
 
 class MeasuringKv:
-    """A kv stand-in that counts like the host (R8, R30), and mirrors into vrosdev's store."""
+    """A kv stand-in that counts like the host (docs/protocol-notes.md#r8,
+    docs/protocol-notes.md#r30), and mirrors into vrosdev's store."""
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}

@@ -60,9 +60,10 @@ props frame under 64 KiB whatever the library's size.
 
 ## Rules every panel follows
 
-- The root is a plain component, not a `Window` (R29), and the only import is
-  `import {{ ExtTheme, ExtFocusRegion }} from "@vros/theme.slint";` (R24): buttons, sliders,
-  toggles and text boxes are drawn in the panel itself.
+- The root is a plain component, not a `Window` (docs/protocol-notes.md#r29), and the only
+  import is `import {{ ExtTheme, ExtFocusRegion }} from "@vros/theme.slint";`
+  (docs/protocol-notes.md#r24): buttons, sliders, toggles and text boxes are drawn in the
+  panel itself.
 - Colours come only from `ExtTheme.c`, sizes only from the density tokens, hit targets are at
   least `hit-min`, and motion uses `motion-press` / `motion-expand` (zero under reduced motion).
 - No words in the .slint files: every user-visible text is a `label-*` prop (filled from the

@@ -2,7 +2,8 @@
 """The async Studio client: one connection, one reader task, requests matched to replies.
 
 The reader answers the host's calls itself, so that a busy application still meets the host's
-deadlines (M7): ``extension.v1.reportStatus`` from the current :class:`StatusReport` (5 s),
+deadlines (docs/protocol-notes.md#m7): ``extension.v1.reportStatus`` from the current
+:class:`StatusReport` (5 s),
 ``extension.v1.shutdown`` with a success at once, after which :meth:`MxClient.wait_for_shutdown`
 returns and the application leaves the ``async with`` block and exits (2 s). Any other call the
 host makes is answered ``-32601 method not found: <name>``.
@@ -60,7 +61,8 @@ _LOST = (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A request's result, with the framebuffer bytes when the result announced them (M5)."""
+    """A request's result, with the framebuffer bytes when the result announced them
+    (docs/protocol-notes.md#m5)."""
 
     result: Any
     framebuffer: bytes | None = None
@@ -170,7 +172,7 @@ class MxClient:
         return Reply(outcome.result, outcome.attachment)
 
     async def list_vms(self) -> list[dict[str, Any]]:
-        """``host.v1.listVms``: the VMs as opaque objects (M6)."""
+        """``host.v1.listVms``: the VMs as opaque objects (docs/protocol-notes.md#m6)."""
         reply = await self.call(METHOD_LIST_VMS)
         vms: Any = reply.result
         if not isinstance(vms, list) or not all(isinstance(vm, dict) for vm in vms):  # pyright: ignore[reportUnknownVariableType]

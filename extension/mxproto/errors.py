@@ -33,7 +33,8 @@ class LocalProtocolError(MxError):
 
 
 class FrameCorrupt(MxError):
-    """The byte stream cannot be framed any further; the connection must close (M2, M3)."""
+    """The byte stream cannot be framed any further; the connection must close
+    (docs/protocol-notes.md#m2, docs/protocol-notes.md#m3)."""
 
 
 class FrameTooLarge(FrameCorrupt):
@@ -49,7 +50,7 @@ class EmptyFrame(FrameCorrupt):
 
 
 class MalformedAttachment(MxError):
-    """A kind-1 body that does not follow the M1 layout."""
+    """A kind-1 body that does not follow the docs/protocol-notes.md#m1 layout."""
 
 
 class AttachmentMismatch(MxError):

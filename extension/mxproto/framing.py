@@ -2,12 +2,16 @@
 """Bytes <-> frames for the Studio extension protocol v1, sans-IO: no sockets, no event loop.
 
 A frame is a 4-byte big-endian payload length, then the payload: one kind byte and the body.
-Kind 0 carries a UTF-8 JSON-RPC object, kind 1 a binary attachment (layout M1, see
-:func:`decode_attachment`); other kinds are handed up as they are, for the session to skip (M4).
+Kind 0 carries a UTF-8 JSON-RPC object, kind 1 a binary attachment (layout
+docs/protocol-notes.md#m1, see
+:func:`decode_attachment`); other kinds are handed up as they are, for the session to skip
+(docs/protocol-notes.md#m4).
 
 Corruption closes the connection and the decoder stays broken afterwards: a declared length over
-:data:`MAX_PAYLOAD_BYTES` (M2) is refused as soon as its four length bytes are in, before any of
-the payload is buffered, and a zero-length payload (M3) has no kind byte to act on. So the
+:data:`MAX_PAYLOAD_BYTES` (docs/protocol-notes.md#m2) is refused as soon as its four length bytes
+are in, before any of
+the payload is buffered, and a zero-length payload (docs/protocol-notes.md#m3) has no kind byte to
+act on. So the
 decoder never holds more than one frame's payload plus one fed chunk.
 """
 
@@ -34,7 +38,8 @@ __all__ = [
     "encode_json",
 ]
 
-MAX_PAYLOAD_BYTES: Final = 64 * 1024 * 1024  # M2: a 4K RGBA framebuffer is about 33 MB
+# docs/protocol-notes.md#m2: a 4K RGBA framebuffer is about 33 MB
+MAX_PAYLOAD_BYTES: Final = 64 * 1024 * 1024
 KIND_JSON: Final = 0
 KIND_ATTACHMENT: Final = 1
 FRAMEBUFFER_ROLE: Final = "framebuffer"
@@ -42,8 +47,8 @@ FRAMEBUFFER_ROLE: Final = "framebuffer"
 _LENGTH: Final = struct.Struct(">I")
 _U16: Final = struct.Struct(">H")
 _U64: Final = struct.Struct(">Q")
-_TAG_NUMBER: Final = 0  # M1: 8 bytes big-endian unsigned follow
-_TAG_STRING: Final = 1  # M1: 2-byte big-endian length and UTF-8 follow
+_TAG_NUMBER: Final = 0  # docs/protocol-notes.md#m1: 8 bytes big-endian unsigned follow
+_TAG_STRING: Final = 1  # docs/protocol-notes.md#m1: 2-byte big-endian length and UTF-8 follow
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +119,7 @@ class FrameDecoder:
 
 
 def encode_frame(kind: int, body: bytes) -> bytes:
-    """One frame; refuses to send what the peer must refuse (M2)."""
+    """One frame; refuses to send what the peer must refuse (docs/protocol-notes.md#m2)."""
     if not 0 <= kind <= 255:
         raise ValueError(f"a kind is one byte, not {kind}")
     size = 1 + len(body)
@@ -130,7 +135,7 @@ def encode_json(message: Any) -> bytes:
 
 
 def encode_attachment(attachment: Attachment) -> bytes:
-    """A kind-1 frame (M1 layout)."""
+    """A kind-1 frame (docs/protocol-notes.md#m1 layout)."""
     tag = attachment.id
     if isinstance(tag, bool):
         raise ValueError("an attachment id is a number or a string, not a boolean")
@@ -151,7 +156,8 @@ def _short_string(text: str) -> bytes:
 
 
 def decode_attachment(body: bytes) -> Attachment:
-    """Read a kind-1 body (M1); raise :class:`MalformedAttachment` on any inconsistency."""
+    """Read a kind-1 body (docs/protocol-notes.md#m1); raise :class:`MalformedAttachment` on any
+    inconsistency."""
     view = memoryview(body)
     if not view:
         raise MalformedAttachment("an attachment without an id tag")

@@ -2,7 +2,8 @@
 """The shapes the seed documents, as pydantic models named like the wire.
 
 Inbound models ignore fields they do not know, so a newer host still parses. ``host.v1.listVms``
-entries stay opaque objects (M6): the runtime page that would define them is not in the seed.
+entries stay opaque objects (docs/protocol-notes.md#m6): the runtime page that would define them is
+not in the seed.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ class StatusReport(BaseModel):
 
 
 class FramebufferInfo(_Inbound):
-    """A result that announces a ``framebuffer`` attachment of exactly ``byteLength`` bytes (M5)."""
+    """A result that announces a ``framebuffer`` attachment of exactly ``byteLength`` bytes
+    (docs/protocol-notes.md#m5)."""
 
     encoding: Literal["mxfb0001"]
     byteLength: int = Field(ge=0)

@@ -13,10 +13,12 @@ Theory of operation (everything that changes the connection's state lives here):
 * :meth:`ClientSession.reply` answers a call the host made; only ids the host is waiting on.
 * :meth:`ClientSession.receive_data` takes bytes and returns what happened as events. Whatever
   the host sends, it never raises: a message that breaks the protocol becomes :class:`Skipped`
-  (carrying the JSON-RPC error reply to send when one is due), corruption (M2, M3) closes the
+  (carrying the JSON-RPC error reply to send when one is due), corruption
+  (docs/protocol-notes.md#m2, docs/protocol-notes.md#m3) closes the
   session with :class:`Closed` and fails every pending request.
 
-Framebuffer correlation (M5): a result ``{"encoding": "mxfb0001", "byteLength": N}`` is held
+Framebuffer correlation (docs/protocol-notes.md#m5): a result ``{"encoding": "mxfb0001",
+"byteLength": N}`` is held
 until the kind-1 ``framebuffer`` attachment with the same id arrives, or completed at once when
 the attachment came first; its bytes must be exactly N long. An early attachment is kept only
 for an id we are waiting on, one per id, so the host cannot make us buffer unasked-for data.
@@ -236,7 +238,7 @@ class ClientSession:
             return self._json(frame.body)
         if frame.kind == KIND_ATTACHMENT:
             return self._attachment(frame.body)
-        return [Skipped(f"a frame of unknown kind {frame.kind} (M4)")]
+        return [Skipped(f"a frame of unknown kind {frame.kind} (docs/protocol-notes.md#m4)")]
 
     def _attachment(self, body: bytes) -> list[SessionEvent]:
         try:

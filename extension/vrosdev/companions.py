@@ -95,7 +95,8 @@ async def _watch_hello(entry: Running) -> None:
 
 
 async def shut_down(running: list[Running]) -> None:
-    """``shutting_down`` to each, up to the grace period together, then a kill (R26)."""
+    """``shutting_down`` to each, up to the grace period together, then a kill
+    (docs/protocol-notes.md#r26)."""
     for entry in running:
         await entry.host.emit({"event": "shutting_down"})
     with anyio.move_on_after(SHUTDOWN_GRACE_S):
@@ -104,7 +105,9 @@ async def shut_down(running: list[Running]) -> None:
                 await entry.process.wait()
     for entry in running:
         if entry.process is not None and entry.process.returncode is None:
-            entry.host.violation("R26", f"did not exit within {SHUTDOWN_GRACE_S:g} s: killed")
+            entry.host.violation(
+                "docs/protocol-notes.md#r26", f"did not exit within {SHUTDOWN_GRACE_S:g} s: killed"
+            )
             kill_group(entry.process.pid)
 
 

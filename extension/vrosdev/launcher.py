@@ -104,7 +104,10 @@ async def run_extension(
         with anyio.move_on_after(SHUTDOWN_GRACE_S):
             await process.wait()
             return
-        host.violation("R26", f"the extension did not exit within {SHUTDOWN_GRACE_S:g} s: killed")
+        host.violation(
+            "docs/protocol-notes.md#r26",
+            f"the extension did not exit within {SHUTDOWN_GRACE_S:g} s: killed",
+        )
         _kill_group(process.pid)
 
     async def shutdown() -> None:

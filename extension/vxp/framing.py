@@ -18,14 +18,15 @@ from .limits import MAX_FRAME_BYTES
 __all__ = ["MAX_FRAME_BYTES", "FrameDecoder", "encode_frame", "strip_line"]
 
 _STRIP = b" \t\r\n\x0b\x0c\x00"
-# A line may carry this much padding (R3) around a frame that is itself within the limit;
+# A line may carry this much padding (docs/protocol-notes.md#r3) around a frame that is itself
+# within the limit;
 # beyond it the raw line is refused without being stripped, so the buffer stays bounded.
 PADDING_SLACK = 64
 _BOM = b"\xef\xbb\xbf"
 
 
 def strip_line(line: bytes) -> bytes:
-    """Remove whitespace, NUL and BOMs in any mix from both ends (R3)."""
+    """Remove whitespace, NUL and BOMs in any mix from both ends (docs/protocol-notes.md#r3)."""
     while True:
         stripped = line.strip(_STRIP)
         while stripped.startswith(_BOM):

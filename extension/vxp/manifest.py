@@ -76,7 +76,7 @@ VXP_VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+$")  # H-5: "major.minor"
 BUS_PATTERN_RE = re.compile(r"^[^\s.*]+(?:\.[^\s.*]+)*(?:\.\*)?$")
 PANEL_ROLES = ("overlay", "dash-tab")  # PAN-2
 
-_RULE_R27 = "R27: a host refuses keys it does not know"
+_RULE_R27 = "docs/protocol-notes.md#r27: a host refuses keys it does not know"
 
 
 # --- value rules ----------------------------------------------------------------------------
@@ -99,7 +99,10 @@ def _relative_path_problem(path: str) -> str | None:
 
 def _bus_pattern(pattern: str) -> str:
     if not BUS_PATTERN_RE.fullmatch(pattern):
-        raise ValueError(f"{pattern!r} is neither a topic nor a prefix ending in '.*' (BUS-6, R10)")
+        raise ValueError(
+            f"{pattern!r} is neither a topic nor a prefix ending in '.*' "
+            "(BUS-6, docs/protocol-notes.md#r10)"
+        )
     return pattern
 
 
@@ -257,7 +260,8 @@ class Manifest(_Table):
         return settings
 
     def setting(self, key: str) -> Setting | None:
-        """The declared setting for a kv key, or None: the host checks writes to these (R9)."""
+        """The declared setting for a kv key, or None: the host checks writes to these
+        (docs/protocol-notes.md#r9)."""
         for setting in self.settings:
             if setting.key == key:
                 return setting
@@ -398,7 +402,9 @@ def _describe(error: ErrorDetails, data: Mapping[str, Any]) -> str:
         name = loc[-1] if loc else "?"
         if tuple(loc[:-1]) == ("panels",):
             roles = " and ".join(PANEL_ROLES)
-            reason = f"unknown key {name!r}: panel roles are {roles} (PAN-2, R27)"
+            reason = (
+                f"unknown key {name!r}: panel roles are {roles} (PAN-2, docs/protocol-notes.md#r27)"
+            )
         else:
             reason = f"unknown key {name!r} ({_RULE_R27})"
     elif kind == "missing":

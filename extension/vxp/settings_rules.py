@@ -100,7 +100,10 @@ def text_problem(value: object) -> str | None:
         return f"must be a string, not {describe_json(value)} (SET-5)"
     size = utf8_len(value)
     if size > SETTING_TEXT_MAX_BYTES:
-        return f"is {size} bytes; text is at most {SETTING_TEXT_MAX_BYTES} bytes (SET-5, R13)"
+        return (
+            f"is {size} bytes; text is at most {SETTING_TEXT_MAX_BYTES} bytes "
+            "(SET-5, docs/protocol-notes.md#r13)"
+        )
     return None
 
 
@@ -114,9 +117,15 @@ def number_problem(value: object, minimum: int, maximum: int) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return f"must be an integer, not {describe_json(value)} (SET-7)"
     if value < minimum:
-        return f"{_show_int(value)} is below min {minimum} (SET-7; min and max are inclusive, R13)"
+        return (
+            f"{_show_int(value)} is below min {minimum} "
+            "(SET-7; min and max are inclusive, docs/protocol-notes.md#r13)"
+        )
     if value > maximum:
-        return f"{_show_int(value)} is above max {maximum} (SET-7; min and max are inclusive, R13)"
+        return (
+            f"{_show_int(value)} is above max {maximum} "
+            "(SET-7; min and max are inclusive, docs/protocol-notes.md#r13)"
+        )
     return None
 
 
@@ -251,7 +260,9 @@ class SelectChoice(_Entry):
     @field_validator("label", mode="before")
     @classmethod
     def _label_rule(cls, value: Any) -> Any:
-        _raise_if(label_problem(value, rule="SET-13, R13: choice labels too"))
+        _raise_if(
+            label_problem(value, rule="SET-13, docs/protocol-notes.md#r13: choice labels too")
+        )
         return value
 
 

@@ -2,7 +2,7 @@
 
 The roots are read here with a parser of this test's own (not vrosdev's), so a mistake shared by
 the host's parser and the contract cannot hide; vrosdev's prop checker is used separately, as the
-real peer that must accept every value Cueboard sends (PAN-8..11, R29).
+real peer that must accept every value Cueboard sends (PAN-8..11, docs/protocol-notes.md#r29).
 """
 
 from __future__ import annotations
@@ -140,7 +140,8 @@ def test_callbacks_match_both_ways(panel: PanelContract) -> None:
 
 @pytest.mark.parametrize("panel", _panel_params())
 def test_names_are_kebab_case_and_avoid_builtins(panel: PanelContract) -> None:
-    """R29: wire names are the Slint names; a built-in name cannot be redeclared on a root."""
+    """docs/protocol-notes.md#r29: wire names are the Slint names; a built-in name cannot be
+    redeclared on a root."""
     names = [p.name for p in panel.props] + [c.name for c in panel.callbacks]
     assert all(KEBAB.match(n) for n in names), [n for n in names if not KEBAB.match(n)]
     assert not RESERVED_NAMES.intersection(names)
@@ -282,7 +283,8 @@ def _sample(prop: Prop) -> Any:
 
 @pytest.mark.parametrize("panel", _panel_params())
 def test_vrosdev_accepts_every_prop_we_can_send(panel: PanelContract) -> None:
-    """R29: an unknown or wrongly typed prop is a violation at the host: none of ours is."""
+    """docs/protocol-notes.md#r29: an unknown or wrongly typed prop is a violation at the host: none
+    of ours is."""
     pytest.importorskip("vrosdev.panels.props")
     from vrosdev.panels.declarations import parse_interface
     from vrosdev.panels.props import accept_prop

@@ -115,7 +115,7 @@ def test_a_socket_closed_mid_request_is_reconnected_and_cueboard_plays_again(
 
 def _exited_within_grace(run: Run) -> None:
     assert run.code == 0
-    assert _violations(run, "R26") == []  # not killed after the 2 s grace
+    assert _violations(run, "docs/protocol-notes.md#r26") == []  # not killed after the 2 s grace
     assert "Traceback" not in run.stderr
 
 

@@ -25,7 +25,8 @@ def _library(tmp: Path) -> Path:
 
 
 def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path) -> None:
-    """AUD-4, AUD-9, AUD-19, R28: soundboard at 80, mic at 40 (the manifest's defaults): 6.02 dB."""
+    """AUD-4, AUD-9, AUD-19, docs/protocol-notes.md#r28: soundboard at 80, mic at 40 (the manifest's
+    defaults): 6.02 dB."""
     content = _library(tmp_path)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 1\n", content=content)
     assert run.code == 0
@@ -157,7 +158,8 @@ def test_remote_control_over_the_bus(tmp_path: Path) -> None:
 def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
     tmp_path: Path,
 ) -> None:
-    """EVT-1, R26: a kv write still waiting to be coalesced is sent after shutting_down, then
+    """EVT-1, docs/protocol-notes.md#r26: a kv write still waiting to be coalesced is sent after
+    shutting_down, then
     the process exits 0 by itself (not killed); it said hello as the repository manifest's id."""
     content = _library(tmp_path)
     run = run_cueboard(
@@ -180,7 +182,11 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
         and x["frame"]["params"].get("key") == "s:01 Beep.wav"
     ]
     assert flushed == [{"m": 3}]  # loop mode
-    assert not [x for x in run.transcript if str(x.get("violation", "")).startswith("R26")]
+    assert not [
+        x
+        for x in run.transcript
+        if str(x.get("violation", "")).startswith("docs/protocol-notes.md#r26")
+    ]
     (hello,) = run.sent("hello")
     assert hello["params"]["id"] == load_manifest(REPO / "manifest.toml").id
 
@@ -213,7 +219,8 @@ def test_reconnect_registers_again_and_plays(tmp_path: Path) -> None:
 
 
 def test_unknown_sound_after_a_host_restart_reloads_and_plays(tmp_path: Path) -> None:
-    """R21: a host that lost its sounds answers unknown_sound; Cueboard loads again, plays once."""
+    """docs/protocol-notes.md#r21: a host that lost its sounds answers unknown_sound; Cueboard loads
+    again, plays once."""
     content = _library(tmp_path)
     run = run_cueboard(
         tmp_path,

@@ -57,7 +57,7 @@ async def test_hello_result_status_and_list_vms(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("order", ["after", "before"])
 async def test_framebuffer_attachment_is_correlated(tmp_path: Path, order: str) -> None:
-    """M5, whichever of the response and the attachment comes first."""
+    """docs/protocol-notes.md#m5, whichever of the response and the attachment comes first."""
     async with (
         running_studio(tmp_path, framebuffer=order) as studio,
         mxproto.connect(env_for(studio.port)) as client,

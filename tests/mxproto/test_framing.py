@@ -32,7 +32,8 @@ def test_the_decoder_reads_literal_frames() -> None:
 
 
 def test_numeric_attachment_layout_m1() -> None:
-    """M1: tag 0, the id in 8 bytes big-endian, 2-byte role length, role, then the bytes."""
+    """docs/protocol-notes.md#m1: tag 0, the id in 8 bytes big-endian, 2-byte role length, role,
+    then the bytes."""
     raw = encode_attachment(Attachment(2, "framebuffer", b"\x01\x02\x03"))
     body = b"\x00" + b"\x00" * 7 + b"\x02" + b"\x00\x0bframebuffer" + b"\x01\x02\x03"
     assert raw == struct.pack(">I", 1 + len(body)) + b"\x01" + body
@@ -63,7 +64,8 @@ def test_malformed_attachments_are_refused(body: bytes) -> None:
 
 
 def test_an_oversized_length_is_refused_on_its_header_alone() -> None:
-    """M2: four bytes declaring 64 MiB + 1 are enough; nothing of the payload is buffered."""
+    """docs/protocol-notes.md#m2: four bytes declaring 64 MiB + 1 are enough; nothing of the payload
+    is buffered."""
     decoder = FrameDecoder()
     with pytest.raises(FrameTooLarge) as info:
         decoder.feed(struct.pack(">I", MAX_PAYLOAD_BYTES + 1))
@@ -92,13 +94,14 @@ def test_the_buffer_never_exceeds_a_frame_plus_a_chunk() -> None:
 
 
 def test_a_zero_length_payload_is_corruption() -> None:
-    """M3."""
+    """docs/protocol-notes.md#m3."""
     with pytest.raises(EmptyFrame):
         FrameDecoder().feed(b"\x00\x00\x00\x00")
 
 
 def test_unknown_kinds_pass_up_for_the_session_to_skip() -> None:
-    """M4: the framing layer reads the whole frame; skipping is the session's job."""
+    """docs/protocol-notes.md#m4: the framing layer reads the whole frame; skipping is the session's
+    job."""
     assert FrameDecoder().feed(b"\x00\x00\x00\x02\x09z") == [Frame(9, b"z")]
 
 

@@ -1,4 +1,5 @@
-"""The sans-IO session fed literal bytes: handshake, host calls, replies, M5 correlation, loss."""
+"""The sans-IO session fed literal bytes: handshake, host calls, replies, docs/protocol-notes.md#m5
+correlation, loss."""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def test_unknown_manifest_key_is_refused(
     code, stderr = _build_from(source_copy, wheelhouse, tmp_path / "out")
     assert code == 2
     assert "manifest.toml: capabilities.microphone: unknown key 'microphone'" in stderr
-    assert "R27" in stderr and "Traceback" not in stderr
+    assert "docs/protocol-notes.md#r27" in stderr and "Traceback" not in stderr
     assert not list((tmp_path / "out").glob("*"))
 
 

@@ -70,7 +70,8 @@ def test_an_installed_bundle_plays_end_to_end(
     record = tmp_path / "t.jsonl"
     code = anyio.run(lambda: run_extension(cfg, argv, cwd=folder, script=steps, record=record))
     assert code == 0
-    # R28: the manifest's default gains, soundboard 80 and mic 40, are 6.02 dB apart.
+    # docs/protocol-notes.md#r28: the manifest's default gains, soundboard 80 and mic 40, are 6.02
+    # dB apart.
     soundboard, mic = rms(out / "soundboard.wav"), rms(out / "mic.wav")
     assert soundboard > 0.01 and mic > 0.0
     assert abs(20 * math.log10(soundboard / mic) - 6.02) < 0.5

@@ -1,5 +1,6 @@
 """Cueboard's panels compile with the real Slint compiler against vrosdev's theme stub, and keep
-the rules a panel lives by: the theme as the only import (R24, PAN-33), a plain root (R29), the
+the rules a panel lives by: the theme as the only import (docs/protocol-notes.md#r24, PAN-33), a
+plain root (docs/protocol-notes.md#r29), the
 focus contract wherever there is a text field (PAN-23..31), palette colours, density sizes and
 motion tokens only, hit targets of at least hit-min, and no words of their own (i18n)."""
 
@@ -57,7 +58,8 @@ def test_panel_compiles_against_the_theme_stub(path: Path) -> None:
     report = ANSI.sub("", done.stderr)
     assert done.returncode == 0, report
     headlines = [line for line in report.splitlines() if re.match(r"^(error|warning)", line)]
-    # The only warning a plain root (R29) gets from this compiler is the deprecation notice.
+    # The only warning a plain root (docs/protocol-notes.md#r29) gets from this compiler is the
+    # deprecation notice.
     assert all("doesn't inherit Window" in line for line in headlines), report
 
 
@@ -90,7 +92,7 @@ def test_root_is_a_plain_component(path: Path) -> None:
         r"export\s+component\s+([\w-]+)(\s+inherits\s+[\w-]+)?", _code(_text(path))
     )
     assert len(exported) == 1, "one exported component: the root"
-    assert exported[0][1] == "", "R29: a panel root does not inherit Window"
+    assert exported[0][1] == "", "docs/protocol-notes.md#r29: a panel root does not inherit Window"
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)

@@ -35,7 +35,7 @@ def test_set14_r27_a_broken_manifest_is_refused_with_its_reason(tmp_path: Path) 
     done = _vrosdev("run", "--manifest", str(tmp_path / "manifest.toml"), cwd=tmp_path)
     assert done.returncode != 0
     assert "the manifest is refused" in done.stderr
-    assert "future_key" in done.stderr  # R27: the unknown key is named
+    assert "future_key" in done.stderr  # docs/protocol-notes.md#r27: the unknown key is named
     assert "1000000" in done.stderr or "±1,000,000" in done.stderr or "SET-8" in done.stderr
     assert "Traceback" not in done.stderr
 

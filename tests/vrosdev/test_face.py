@@ -93,14 +93,15 @@ async def test_face2_h10_both_grants_are_off_until_the_user_turns_them_on() -> N
         assert "face_read" not in granted
         assert (await face(peer, 2, {"op": "register", "source": SIM}))["code"] == "not_granted"
         await user(ext, f"face-grant {ext.ext_id} provide on")
-        # R6: nothing is granted mid-connection; the next hello carries it
+        # docs/protocol-notes.md#r6: nothing is granted mid-connection; the next hello carries it
         assert (await face(peer, 3, {"op": "register", "source": SIM}))["code"] == "not_granted"
         again = await ext.again(peer)
         assert again.welcome["granted"]["face_provide"] is True  # type: ignore[attr-defined]
 
 
 async def test_face3_r6_a_revoked_provide_grant_removes_the_sources_at_once() -> None:
-    """FACE-3: face_provide revoked while running; on again only from the next hello (R6)."""
+    """FACE-3: face_provide revoked while running; on again only from the next hello
+    (docs/protocol-notes.md#r6)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         await user(prov, f"face-grant {prov.ext_id} provide off")
@@ -114,7 +115,7 @@ async def test_face3_r6_a_revoked_provide_grant_removes_the_sources_at_once() ->
         assert got["code"] == "not_granted"
         pub = {"op": "publish", "source_id": "sim", "generation": 1, "sample": sample(1)}
         assert (await face(p, 6, pub))["code"] == "not_granted"
-        # the user switches it on again: it applies from the next hello (R6)
+        # the user switches it on again: it applies from the next hello (docs/protocol-notes.md#r6)
         await user(prov, f"face-grant {prov.ext_id} provide on")
         assert (await face(p, 7, {"op": "register", "source": SIM}))["code"] == "not_granted"
         p2 = await prov.again(p)
@@ -123,7 +124,8 @@ async def test_face3_r6_a_revoked_provide_grant_removes_the_sources_at_once() ->
 
 
 async def test_face3_r6_a_revoked_read_grant_ends_the_subscription() -> None:
-    """FACE-3: face_read revoked while running ends the subscription and the demand (R6)."""
+    """FACE-3: face_read revoked while running ends the subscription and the demand
+    (docs/protocol-notes.md#r6)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, r = await provider_and_reader(prov, read)
         await user(read, f"face-grant {read.ext_id} read off")
@@ -142,7 +144,7 @@ async def test_face3_r6_a_revoked_read_grant_ends_the_subscription() -> None:
 
 
 async def test_face4_r16_a_reader_that_said_1_4_gets_no_updates_and_creates_no_demand() -> None:
-    """FACE-4: no face_update for a client whose hello said 1.4 (R16)."""
+    """FACE-4: no face_update for a client whose hello said 1.4 (docs/protocol-notes.md#r16)."""
     async with face_hosts(PROVIDE, READ) as (prov, read):
         p, old = await prov.ready(), await read.ready("1.4")
         await face(p, 2, {"op": "register", "source": SIM})

@@ -101,7 +101,8 @@ def test_face5_face29_face3_a_provider_and_a_reader_driven_by_the_user(tmp_path:
     assert {(e["extension"], e["source_id"]) for e in eyes} == {(PROVIDER, "sim")}
     assert all(m["sample"]["weights"][0]["expression"] == "jaw_open" for m in mouths)
 
-    # FACE-3 (read): revoked while running, then on again from the next hello (R6)
+    # FACE-3 (read): revoked while running, then on again from the next hello
+    # (docs/protocol-notes.md#r6)
     revoked = [i for i, s in enumerate(reader) if s["granted"]["read"] is False]
     assert revoked
     assert reader[revoked[0]]["eyes"] == {"kind": "off"}

@@ -238,7 +238,7 @@ async def test_pan4_pan17_define_revision_and_props() -> None:
         from vrosdev.host.namespaces.panel import panels
 
         assert panels(h.host)["now-playing"].props == {"sound-name": {"t": "str", "v": "Airhorn"}}
-        assert sum("R29" in v for v in h.host.recorder.violations) == 2
+        assert sum("docs/protocol-notes.md#r29" in v for v in h.host.recorder.violations) == 2
         assert await p.result(5, "panel", {"op": "remove", "panel": "now-playing"}) == {
             "result": "removed"
         }

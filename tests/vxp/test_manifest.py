@@ -1,7 +1,8 @@
 """The manifest schema (vxp.manifest) and Cueboard's own manifest.toml.
 
 Settings rules: SET-4 … SET-13 with docs/protocol-notes.md#r13; unknown keys:
-docs/protocol-notes.md#r27; panel roles: PAN-2; bus patterns: BUS-6 / R10; the capability shape:
+docs/protocol-notes.md#r27; panel roles: PAN-2; bus patterns: BUS-6 / docs/protocol-notes.md#r10;
+the capability shape:
 H-7. Every broken manifest is written to a real file and read with ``load_manifest``, as vrosdev and
 the packager read it.
 """
@@ -266,7 +267,7 @@ REFUSED: list[tuple[str, Mutation, str, str]] = [
     # SET-6: toggle default is true or false.
     ("set6-default-string", _setting(1, default="true"), "settings[1].default", "SET-6"),
     ("set6-default-int", _setting(1, default=1), "settings[1].default", "SET-6"),
-    # SET-7: number default is an integer within min..max (inclusive, R13).
+    # SET-7: number default is an integer within min..max (inclusive, docs/protocol-notes.md#r13).
     ("set7-default-float", _setting(2, default=10.0), "settings[2].default", "SET-7"),
     ("set7-default-string", _setting(2, default="10"), "settings[2].default", "SET-7"),
     ("set7-default-bool", _setting(2, default=True), "settings[2].default", "SET-7"),
@@ -309,7 +310,7 @@ REFUSED: list[tuple[str, Mutation, str, str]] = [
     ("set12-key-65-bytes", _setting(0, key="k" * 65), "settings[0].key", "SET-12"),
     ("set12-key-not-string", _setting(0, key=7), "settings[0].key", "SET-12"),
     ("set12-duplicate-key", _duplicate_key, "settings", "SET-12"),
-    # SET-13: labels at most 200 bytes, choice labels too (R13).
+    # SET-13: labels at most 200 bytes, choice labels too (docs/protocol-notes.md#r13).
     ("set13-label-201-bytes", _setting(0, label="L" * 201), "settings[0].label", "SET-13"),
     ("set13-label-multibyte", _setting(0, label="ü" * 101), "settings[0].label", "SET-13"),
     (
@@ -318,17 +319,28 @@ REFUSED: list[tuple[str, Mutation, str, str]] = [
         "settings[3].choices[0].label",
         "SET-13",
     ),
-    # Unknown keys anywhere are refused, naming the key (R27); panel roles are two (PAN-2).
-    ("r27-top-level", _top(homepage="https://example.com"), "homepage", "R27"),
-    ("r27-capabilities", _table("capabilities", microphone=True), "capabilities.microphone", "R27"),
+    # Unknown keys anywhere are refused, naming the key (docs/protocol-notes.md#r27); panel roles
+    # are two (PAN-2).
+    (
+        "r27-top-level",
+        _top(homepage="https://example.com"),
+        "homepage",
+        "docs/protocol-notes.md#r27",
+    ),
+    (
+        "r27-capabilities",
+        _table("capabilities", microphone=True),
+        "capabilities.microphone",
+        "docs/protocol-notes.md#r27",
+    ),
     ("r27-panel-role", _table("panels", settings="panels/s.slint"), "panels.settings", "PAN-2"),
-    ("r27-setting", _setting(0, hint="h"), "settings[0].hint", "R27"),
-    ("r27-number-setting", _setting(2, step=5), "settings[2].step", "R27"),
+    ("r27-setting", _setting(0, hint="h"), "settings[0].hint", "docs/protocol-notes.md#r27"),
+    ("r27-number-setting", _setting(2, step=5), "settings[2].step", "docs/protocol-notes.md#r27"),
     (
         "r27-choice",
         _choices([{"value": "a", "label": "A", "icon": "i"}, _CHOICE]),
         "settings[3].choices[0].icon",
-        "R27",
+        "docs/protocol-notes.md#r27",
     ),
     # The manifest's own keys (docs/manifest.md).
     ("id-not-reverse-dns", _top(id="hello"), "id", "reverse-DNS"),
@@ -429,7 +441,8 @@ ACCEPTED: list[tuple[str, Mutation]] = [
 
 @pytest.mark.parametrize("mutate", [c[1] for c in ACCEPTED], ids=[c[0] for c in ACCEPTED])
 def test_boundaries_accepted(tmp_path: Path, mutate: Mutation) -> None:
-    """The limits are inclusive where the page says "up to" / "at most" (and R13 for min/max)."""
+    """The limits are inclusive where the page says "up to" / "at most" (and
+    docs/protocol-notes.md#r13 for min/max)."""
     data = base()
     mutate(data)
     load_manifest(write(tmp_path, data))

@@ -196,7 +196,8 @@ def test_property_arbitrary_bytes_never_raise(data: bytes) -> None:
 
 
 def test_a_prepared_request_frames_the_same_bytes_and_keeps_the_version_gate() -> None:
-    """vxp.prepare: serialised elsewhere (a worker process), framed here, still gated (R23)."""
+    """vxp.prepare: serialised elsewhere (a worker process), framed here, still gated
+    (docs/protocol-notes.md#r23)."""
     import pickle
 
     from vxp.prepared import prepare

@@ -51,8 +51,8 @@ ALL: list[Setting] = [TEXT, TOGGLE, NUMBER, NEGATIVE, WIDE, SELECT]
         (TEXT, "é" * 512),  # 1024 UTF-8 bytes
         (TOGGLE, True),
         (TOGGLE, False),
-        (NUMBER, 1),  # R13: min inclusive
-        (NUMBER, 60),  # R13: max inclusive
+        (NUMBER, 1),  # docs/protocol-notes.md#r13: min inclusive
+        (NUMBER, 60),  # docs/protocol-notes.md#r13: max inclusive
         (NUMBER, 30),
         (NEGATIVE, -10),
         (NEGATIVE, -1),
@@ -69,7 +69,8 @@ def test_valid_values_pass(setting: Setting, value: Any) -> None:
 @pytest.mark.parametrize(
     ("setting", "value", "rule"),
     [
-        (TEXT, "x" * 1025, "SET-5"),  # R13: stored text values are bounded too
+        # docs/protocol-notes.md#r13: stored text values are bounded too
+        (TEXT, "x" * 1025, "SET-5"),
         (TEXT, "é" * 512 + "a", "SET-5"),
         (TEXT, 5, "SET-5"),
         (TEXT, None, "SET-5"),

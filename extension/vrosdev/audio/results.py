@@ -65,7 +65,8 @@ type LoadOutcome = Loaded | LoadFailed
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One `{channel, gain_pct}` of a play; gain is linear amplitude gain_pct / 100 (R28)."""
+    """One `{channel, gain_pct}` of a play; gain is linear amplitude gain_pct / 100
+    (docs/protocol-notes.md#r28)."""
 
     channel: str
     gain_pct: int

@@ -208,7 +208,8 @@ class Connection:
             self._closed = True
 
     async def emit(self, event: dict[str, Any]) -> bool:
-        """Events are notifications (T-15), withheld from clients too old for them (R16)."""
+        """Events are notifications (T-15), withheld from clients too old for them
+        (docs/protocol-notes.md#r16)."""
         since = EVENT_SINCE.get(str(event.get("event")), "1.0")
         if not self.client_version.at_least(since):
             log.debug("withheld %s from a %s client", event.get("event"), self.client_version)
@@ -250,7 +251,10 @@ class Connection:
                 await self._hello(rid, params)
                 return
             if method == "hello":
-                raise RpcError(E.INVALID_REQUEST, "hello is only valid as the first frame (R19)")
+                raise RpcError(
+                    E.INVALID_REQUEST,
+                    "hello is only valid as the first frame (docs/protocol-notes.md#r19)",
+                )
             for watcher in list(host.on_request):
                 watcher(method, params)
         except RpcError as exc:
@@ -316,7 +320,10 @@ class Connection:
             raise RpcError(E.INVALID_REQUEST, "a request needs a method")
         rid = frame.get("id")
         if type(rid) is not int or rid < 0:
-            raise RpcError(E.INVALID_REQUEST, "a request id is an unsigned integer (T-11, R17)")
+            raise RpcError(
+                E.INVALID_REQUEST,
+                "a request id is an unsigned integer (T-11, docs/protocol-notes.md#r17)",
+            )
         return method, frame.get("params")
 
     async def _dispatch(self, method: str, params: Any) -> dict[str, Any]:

@@ -58,7 +58,8 @@ class FaceHub:
 
     @staticmethod
     def grants(conn: Connection) -> dict[str, bool]:
-        """The face grants of this connection: fixed at hello, only ever revoked (R6)."""
+        """The face grants of this connection: fixed at hello, only ever revoked
+        (docs/protocol-notes.md#r6)."""
         found: dict[str, bool] = conn.data.setdefault(
             "face_grants", {k: conn.host.granted(cap) for k, cap in GRANTS.items()}
         )
@@ -69,7 +70,8 @@ class FaceHub:
             raise DomainErr("not_granted", f"face {op} needs {GRANTS[grant]} (FACE-1)")
 
     def set_grant(self, ext_id: str, grant: str, on: bool) -> str:
-        """The user switches a grant; off applies at once, on from the next hello (R6)."""
+        """The user switches a grant; off applies at once, on from the next hello
+        (docs/protocol-notes.md#r6)."""
         host = self.hosts.get(ext_id)
         if host is None:
             raise KeyError(ext_id)

@@ -97,7 +97,8 @@ class MediaHost:
         self._connections[conn] = _Connection(parse_version(vxp_version), granted)
 
     def connection_closed(self, conn: Hashable) -> list[str]:
-        """End the connection's sessions (R21); returns their ids, for the log."""
+        """End the connection's sessions (docs/protocol-notes.md#r21); returns their ids, for the
+        log."""
         self._connections.pop(conn, None)
         self._dirty.discard(conn)
         ended = [sid for sid, s in self._sessions.items() if s.owner == conn]
@@ -125,7 +126,7 @@ class MediaHost:
         }
         handler = handlers.get(op) if isinstance(op, str) else None
         if handler is None:
-            raise MediaParamsError(f"media: unknown op {op!r}")  # R4
+            raise MediaParamsError(f"media: unknown op {op!r}")  # docs/protocol-notes.md#r4
         now = self._clock()
         self._advance(now)
         try:
@@ -156,7 +157,8 @@ class MediaHost:
     ) -> dict[str, Any]:
         key = required_str(params, "key")
         url = required_str(params, "url")
-        title = optional_str(params, "title") or ""  # R15: optional, empty by default
+        # docs/protocol-notes.md#r15: optional, empty by default
+        title = optional_str(params, "title") or ""
         found = read_options(params, version)
         self._refuse_if_unsupported()
         check_key(key)
@@ -164,7 +166,8 @@ class MediaHost:
         check_title(title)
         check_options(found, for_set=False)
         if any(s.owner == conn and s.key == key for s in self._sessions.values()):
-            raise MediaDomainError("busy", f"key {key!r} already has a session")  # R15
+            # docs/protocol-notes.md#r15
+            raise MediaDomainError("busy", f"key {key!r} already has a session")
         if len(self._sessions) >= MAX_SESSIONS:
             raise MediaDomainError(
                 "too_many", f"vrOS runs at most {MAX_SESSIONS} media sessions at once"
@@ -174,7 +177,7 @@ class MediaHost:
             raise MediaDomainError(*behaviour.refusal)
         self._last_id += 1
         session = MediaSession(
-            session_id=f"m-{self._last_id:08d}",  # R22
+            session_id=f"m-{self._last_id:08d}",  # docs/protocol-notes.md#r22
             key=key,
             owner=conn,
             title=title,

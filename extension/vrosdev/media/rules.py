@@ -123,7 +123,8 @@ def read_options(params: Mapping[str, Any], version: ClientVersion) -> dict[str,
 def check_options(found: Mapping[str, bool | int], *, for_set: bool) -> None:
     """Ranges and the set rule, all checked before any option is applied."""
     if for_set and "native_controls" in found:
-        # MED-4, R23: native_controls is chosen at open and cannot be changed.
+        # MED-4, docs/protocol-notes.md#r23: native_controls is chosen at open and cannot be
+        # changed.
         raise MediaDomainError("invalid_value", "native_controls cannot be changed by set")
     for rule in OPTION_RULES:
         value = found.get(rule.name)

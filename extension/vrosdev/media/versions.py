@@ -30,8 +30,8 @@ class ClientVersion(NamedTuple):
         return f"{self.major}.{self.minor}"
 
 
-MEDIA_SNAPSHOT_SINCE = ClientVersion(1, 4)  # MED-18, R16
-MEDIA_CONTROL_SINCE = ClientVersion(1, 6)  # EVT-15, R16
+MEDIA_SNAPSHOT_SINCE = ClientVersion(1, 4)  # MED-18, docs/protocol-notes.md#r16
+MEDIA_CONTROL_SINCE = ClientVersion(1, 6)  # EVT-15, docs/protocol-notes.md#r16
 NATIVE_CONTROLS_SINCE = ClientVersion(1, 6)  # version history: native controls
 RELOAD_TITLE_SINCE = ClientVersion(1, 6)  # version history: title for reload
 CONTROLS_ON_PLAYER_SINCE = ClientVersion(1, 7)  # version history: controls_on_player
@@ -53,5 +53,6 @@ def snapshot_allowed(client_version: str | tuple[int, int]) -> bool:
 
 
 def control_allowed(client_version: str | tuple[int, int]) -> bool:
-    """``media_control`` reaches only clients that announced 1.6 or later (EVT-15, R16)."""
+    """``media_control`` reaches only clients that announced 1.6 or later (EVT-15,
+    docs/protocol-notes.md#r16)."""
     return parse_version(client_version) >= MEDIA_CONTROL_SINCE

@@ -1,11 +1,14 @@
 """The host's static rules for a panel source, applied before compiling.
 
-- R24 / PAN-33: the only import is `@vros/theme.slint`; any other import (std-widgets included,
+- docs/protocol-notes.md#r24 / PAN-33: the only import is `@vros/theme.slint`; any other import
+(std-widgets included,
   a font file, a re-export from another file) and any `@image-url(...)` fail with
   `compile_failed`, naming what was refused. Images reach panels only through `assets`.
-- R25 / PAN-23: a text field without the focus contract on the root is legal but gets a warning:
+- docs/protocol-notes.md#r25 / PAN-23: a text field without the focus contract on the root is legal
+but gets a warning:
   it will receive no keyboard.
-- R29: a panel root is a plain component; inheriting Window is a violation (it still runs).
+- docs/protocol-notes.md#r29: a panel root is a plain component; inheriting Window is a violation
+(it still runs).
 """
 
 import re
@@ -74,7 +77,7 @@ def _import_errors(source: str, blanked: str, lines: LineIndex) -> list[str]:
         if path != THEME_IMPORT:
             errors.append(
                 f'{lines.label(start)}: import of "{path}" is not allowed: a panel may import '
-                f'only "{THEME_IMPORT}" (R24, PAN-33)'
+                f'only "{THEME_IMPORT}" (docs/protocol-notes.md#r24, PAN-33)'
             )
     for m in _IMAGE_URL.finditer(blanked):
         paren = m.end() - 1
@@ -85,7 +88,8 @@ def _import_errors(source: str, blanked: str, lines: LineIndex) -> list[str]:
             target, _ = _string_at(source, quote_at)
         errors.append(
             f'{lines.label(m.start())}: @image-url("{target}") is not allowed: images reach '
-            "panels only through the assets namespace and [image] props (R24)"
+            "panels only through the assets namespace and [image] props "
+            "(docs/protocol-notes.md#r24)"
         )
     return errors
 
@@ -104,7 +108,7 @@ def check_source(source: str) -> PanelCheck:
     elif root.base in _WINDOW_BASES:
         violations.append(
             f"{lines.label(root.offset)}: root component {root.name} inherits {root.base}: "
-            "a panel root is a plain component, the host places it (R29)"
+            "a panel root is a plain component, the host places it (docs/protocol-notes.md#r29)"
         )
 
     text_field = _TEXT_FIELD.search(blanked)
@@ -113,7 +117,8 @@ def check_source(source: str) -> PanelCheck:
         warnings.append(
             f"{lines.label(text_field.start('kind'))}: {text_field.group('kind')} without the "
             f"focus contract on the root (`callback {FIELD_FOCUS}(bool)` and "
-            f"`in property <int> {FIELD_BLUR}`): this panel will receive no keyboard (R25, PAN-23)"
+            f"`in property <int> {FIELD_BLUR}`): this panel will receive no keyboard "
+            "(docs/protocol-notes.md#r25, PAN-23)"
         )
     elif not has_contract and (
         FIELD_FOCUS in interface.callbacks or FIELD_BLUR in interface.properties

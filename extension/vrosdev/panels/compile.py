@@ -25,7 +25,8 @@ COMPILER_TIMEOUT_S = 30.0
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _HEADLINE = re.compile(r"^(?P<level>error|warning|note|help): (?P<message>.*)$")
 _LOCATION = re.compile(r"^\s*--> (?P<file>.*):(?P<line>\d+):(?P<col>\d+)\s*$")
-# Expected for every panel: roots are plain components (R29), so this warning is noise here.
+# Expected for every panel: roots are plain components (docs/protocol-notes.md#r29), so this warning
+# is noise here.
 _EXPECTED_WARNING = re.compile(r"doesn't inherit Window")
 
 

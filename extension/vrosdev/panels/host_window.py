@@ -1,6 +1,7 @@
 """The Window vrosdev wraps around a panel so the preview can drive it.
 
-A panel root is a plain component (R29): the host places it. The preview does the same: it
+A panel root is a plain component (docs/protocol-notes.md#r29): the host places it. The preview does
+the same: it
 appends a generated `Window` that holds the root as a child, sized as the host chose (or the
 root's preferred size), and forwards the root's settable properties, callbacks and public
 functions under a `vp-` prefix (`out` properties too, read-only, so the host can read what a

@@ -226,7 +226,8 @@ class PreviewClient:
     # -- the host's verbs -----------------------------------------------------------------
 
     async def set_props(self, props: list[Any]) -> list[str]:
-        """PAN-3/6: returns the violations (the values named are ignored, R29)."""
+        """PAN-3/6: returns the violations (the values named are ignored,
+        docs/protocol-notes.md#r29)."""
         reply = await self.request("set-props", props=props)
         return list(reply.get("violations", []))
 

@@ -125,7 +125,8 @@ def _list_of_str(value: Any, what: str) -> list[str]:
 
 
 def accept_prop(interface: PanelInterface, name: str, tagged: Any) -> AcceptedProp | str:
-    """The checked value, or a violation message (R29: the value is then ignored)."""
+    """The checked value, or a violation message (docs/protocol-notes.md#r29: the value is then
+    ignored)."""
     decl = interface.properties.get(name)
     if decl is None or not decl.settable:
         return f"PAN-3: unknown prop {name!r}: the panel root declares no in property of that name"

@@ -18,11 +18,13 @@ __all__ = [
     "load_vms",
 ]
 
-STATUS_DEADLINE_S: Final = 5.0  # seed: "You have 5 seconds" (M7)
-SHUTDOWN_DEADLINE_S: Final = 2.0  # seed: "extension.v1.shutdown (2 second timeout)" (M7)
+STATUS_DEADLINE_S: Final = 5.0  # seed: "You have 5 seconds" (docs/protocol-notes.md#m7)
+# seed: "extension.v1.shutdown (2 second timeout)" (docs/protocol-notes.md#m7)
+SHUTDOWN_DEADLINE_S: Final = 2.0
 
 # Illustrative only: the seed's "runtime" page, which would define a VM entry, is not in the
-# seed (M6), so the entries are opaque objects and this default merely shows one.
+# seed (docs/protocol-notes.md#m6), so the entries are opaque objects and this default merely shows
+# one.
 DEFAULT_VMS: Final[tuple[dict[str, Any], ...]] = (
     {"id": "vm-1", "name": "dev", "state": "running"},
 )
@@ -41,7 +43,8 @@ class StudioConfig:
     token: str = field(repr=False)
     vms: list[dict[str, Any]] = field(default_factory=lambda: [dict(vm) for vm in DEFAULT_VMS])
     # None: listVms answers the list; otherwise an mxfb0001 result whose kind-1 attachment is
-    # sent after (or before) the JSON response, to prove a client's correlation (M5).
+    # sent after (or before) the JSON response, to prove a client's correlation
+    # (docs/protocol-notes.md#m5).
     framebuffer: FramebufferOrder | None = None
     end_after: EndAfter = "never"
     status_deadline_s: float = STATUS_DEADLINE_S

@@ -13,12 +13,12 @@ Per connection:
   is 1, ``extensionId`` is the id this socket was opened for, the token is the one issued.
 * After the hello result: ``extension.v1.reportStatus`` (params null) is called; no valid reply
   within the status deadline, an error reply, or a malformed one, marks the extension
-  ``failed`` (M7).
+  ``failed`` (docs/protocol-notes.md#m7).
 * ``host.v1.hello`` again: ``-32600`` with the seed's message. ``host.v1.listVms``: the
   configured list, or an ``mxfb0001`` result with its kind-1 attachment (``--framebuffer``).
   Any other method: ``-32601 method not found: <name>``. Notifications are never answered.
-* Framing (M1-M4): a declared length over 64 MiB or a zero-length payload closes the connection
-  at once; a frame of unknown kind is read and dropped; kind-1 frames from the extension have
+* Framing (docs/protocol-notes.md#m1 to #m4): a declared length over 64 MiB or a
+  zero-length payload closes the connection at once; a frame of unknown kind is read and dropped; kind-1 frames from the extension have
   no use here and are recorded and dropped.
 """
 
@@ -209,7 +209,11 @@ class StudioConnection:
             try:
                 frames = decoder.feed(data)
             except FrameCorrupt as exc:
-                rule = "M3" if isinstance(exc, EmptyFrame) else "M2"
+                rule = (
+                    "docs/protocol-notes.md#m3"
+                    if isinstance(exc, EmptyFrame)
+                    else "docs/protocol-notes.md#m2"
+                )
                 self._t.violation(rule, f"{exc}: closing connection #{self.number}")
                 return
             for frame in frames:
@@ -224,13 +228,15 @@ class StudioConnection:
             try:
                 att = decode_attachment(frame.body)
             except MalformedAttachment as exc:
-                self._t.violation("M1", f"{exc}: dropped")
+                self._t.violation("docs/protocol-notes.md#m1", f"{exc}: dropped")
                 return
             self._t.attachment("ext>host", att)
             self._t.note("an attachment from the extension has no use on this host: dropped")
         else:
             self._t.unknown_kind("ext>host", frame.kind, len(frame.body))
-            self._t.note(f"a frame of unknown kind {frame.kind}: skipped (M4)")
+            self._t.note(
+                f"a frame of unknown kind {frame.kind}: skipped (docs/protocol-notes.md#m4)"
+            )
 
     async def _json(self, body: bytes) -> None:
         try:
@@ -381,7 +387,7 @@ class StudioConnection:
                 await call.done.wait()
             outcome = _judge_status(call.answer, deadline)
             if outcome.state == "failed" and outcome.report is None:
-                self._t.violation("M7", outcome.message)
+                self._t.violation("docs/protocol-notes.md#m7", outcome.message)
         finally:
             if outcome is None:
                 outcome = StatusOutcome("failed", "the connection ended before the status reply")

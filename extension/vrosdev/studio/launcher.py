@@ -6,7 +6,8 @@ The listener (127.0.0.1 only, a free port) is open before the process starts; th
 
 The session ends when the extension exits, or when the host ends it (``--end-after``, SIGINT,
 SIGTERM): ``extension.v1.shutdown`` on every greeted connection, then up to the shutdown
-deadline (2 s) for the process to exit, then a kill of its process group (M7). The emulator
+deadline (2 s) for the process to exit, then a kill of its process group
+(docs/protocol-notes.md#m7). The emulator
 exits with the extension's exit code (128 + N when signal N ended it).
 """
 
@@ -77,7 +78,9 @@ async def run_studio(config: StudioConfig, argv: list[str], transcript: Transcri
         with anyio.move_on_after(limit):
             await process.wait()
             return
-        transcript.violation("M7", f"the extension did not exit within {limit:g} s: killed")
+        transcript.violation(
+            "docs/protocol-notes.md#m7", f"the extension did not exit within {limit:g} s: killed"
+        )
         _kill_group(process.pid)
 
     async def end_when_due() -> None:

@@ -67,7 +67,8 @@ ControlsOnPlayer = Annotated[bool | None, Since("1.7")]
 
 
 class MediaOpen(Outbound):
-    """One session per ``key`` (MED-10); a second open on a busy key gets ``busy`` (R15)."""
+    """One session per ``key`` (MED-10); a second open on a busy key gets ``busy``
+    (docs/protocol-notes.md#r15)."""
 
     model_config = _HIDDEN
 
@@ -93,7 +94,8 @@ class MediaOpen(Outbound):
 
 
 class MediaSet(Outbound):
-    """Changes values, never the source (MED-15); ``native_controls`` is fixed at open (R23)."""
+    """Changes values, never the source (MED-15); ``native_controls`` is fixed at open
+    (docs/protocol-notes.md#r23)."""
 
     op: Literal["set"] = "set"
     session: str

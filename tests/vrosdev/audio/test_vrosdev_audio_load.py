@@ -48,7 +48,8 @@ FORMATS = [
 def test_load_answers_at_once_with_fresh_sound_ids(
     make_engine: MakeEngine, write_tone: Callable[..., Path], outcomes: Outcomes
 ) -> None:
-    """AUD-6, AUD-17, R22: `loading` with ids s-00000001, s-00000002, then audio_loaded each."""
+    """AUD-6, AUD-17, docs/protocol-notes.md#r22: `loading` with ids s-00000001, s-00000002, then
+    audio_loaded each."""
     engine = make_engine()
     path = write_tone("a.wav")
     first = engine.load(str(path), False)
@@ -154,7 +155,8 @@ def test_relative_path_is_refused(make_engine: MakeEngine, write_tone: Callable[
 def test_missing_file_is_not_found_at_once(
     make_engine: MakeEngine, tmp_path: Path, outcomes: Outcomes, kind: str
 ) -> None:
-    """AUD-23, R14: not_found is an immediate err of load; no audio_loaded follows."""
+    """AUD-23, docs/protocol-notes.md#r14: not_found is an immediate err of load; no audio_loaded
+    follows."""
     path = tmp_path / "nothing.wav" if kind == "missing" else tmp_path
     result = make_engine().load(str(path), False)
     assert isinstance(result, AudioError)
@@ -165,7 +167,8 @@ def test_missing_file_is_not_found_at_once(
 def test_file_over_256_mib_is_too_long_at_once(
     make_engine: MakeEngine, tmp_path: Path, outcomes: Outcomes
 ) -> None:
-    """AUD-15, R14: the 256 MiB limit is the file size, checked at load (sparse files)."""
+    """AUD-15, docs/protocol-notes.md#r14: the 256 MiB limit is the file size, checked at load
+    (sparse files)."""
     engine = make_engine()
     over = tmp_path / "over.wav"
     with over.open("wb") as f:
@@ -190,7 +193,7 @@ def test_file_over_256_mib_is_too_long_at_once(
 def test_non_audio_fails_undecodable(
     make_engine: MakeEngine, tmp_path: Path, outcomes: Outcomes, content: bytes
 ) -> None:
-    """AUD-23, R14: undecodable arrives in audio_loaded `failed`."""
+    """AUD-23, docs/protocol-notes.md#r14: undecodable arrives in audio_loaded `failed`."""
     path = tmp_path / "notes.wav"
     path.write_bytes(content)
     started = make_engine().load(str(path), False)
@@ -203,7 +206,8 @@ def test_non_audio_fails_undecodable(
 def test_decode_past_the_time_limit_fails_too_long(
     make_engine: MakeEngine, write_tone: Callable[..., Path], outcomes: Outcomes
 ) -> None:
-    """AUD-16, R14: a decode over the limit (here 0 s) ends in `failed` too_long."""
+    """AUD-16, docs/protocol-notes.md#r14: a decode over the limit (here 0 s) ends in `failed`
+    too_long."""
     started = make_engine(decode_limit_s=0.0).load(str(write_tone("a.wav")), False)
     assert isinstance(started, LoadStarted)
     assert outcomes.wait(started.sound) == LoadFailed("too_long", "decoding took longer than 0 s")

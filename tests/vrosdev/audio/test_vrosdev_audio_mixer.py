@@ -1,4 +1,5 @@
-"""The mixer: what reached each channel, measured in the written WAV files (R28, AUD-3/4/5)."""
+"""The mixer: what reached each channel, measured in the written WAV files
+(docs/protocol-notes.md#r28, AUD-3/4/5)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def test_gains_are_linear_amplitude(
     clock: ManualClock,
     tmp_path: Path,
 ) -> None:
-    """R28, AUD-3/4: a 1 kHz tone at 80 on soundboard and 40 on mic differ by 6.02 dB."""
+    """docs/protocol-notes.md#r28, AUD-3/4: a 1 kHz tone at 80 on soundboard and 40 on mic differ by
+    6.02 dB."""
     sound, _ = load_ok(engine, write_tone("1k.wav", seconds=1.0, rate=44_100, amplitude=0.5))
     clock.now = 0.25
     engine.play(sound, [("soundboard", 80), ("mic", 40)], False)
@@ -192,7 +194,8 @@ def test_overlapping_plays_sum(
 def test_render_matches_a_direct_mix(
     gain_a: int, gain_b: int, start: int, length: int, looping: bool, cut: int
 ) -> None:
-    """R28 and block rendering: any placement renders as gain x the sound, across block seams."""
+    """docs/protocol-notes.md#r28 and block rendering: any placement renders as gain x the sound,
+    across block seams."""
     frames = np.stack([tone(331.0, length / RATE, RATE, 0.5)] * 2, axis=1)[:length]
     mixer = Mixer()
     a = mixer.place("soundboard", frames, gain_a / 100, start, looping)

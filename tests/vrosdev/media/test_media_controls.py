@@ -1,4 +1,5 @@
-"""Native player controls: media_control events (MED-21, MED-22, MED-23, MED-25, EVT-15, R16)."""
+"""Native player controls: media_control events (MED-21, MED-22, MED-23, MED-25, EVT-15,
+docs/protocol-notes.md#r16)."""
 
 from __future__ import annotations
 
@@ -132,7 +133,8 @@ def test_no_event_in_unsupported_mode(unsupported: Harness) -> None:
 
 
 def test_no_event_for_a_1_5_client_r16(harness: type[Harness]) -> None:
-    """A 1.5 client cannot turn native controls on (R23), so it never gets media_control."""
+    """A 1.5 client cannot turn native controls on (docs/protocol-notes.md#r23), so it never gets
+    media_control."""
     h = harness()
     h.connect("old", "1.5")
     h.open("old", native_controls=True)

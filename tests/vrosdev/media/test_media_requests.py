@@ -1,4 +1,5 @@
-"""Every media request rule of vrosdev's player simulation (MED-2..16, MED-26, R15, R22, R23)."""
+"""Every media request rule of vrosdev's player simulation (MED-2..16, MED-26,
+docs/protocol-notes.md#r15, docs/protocol-notes.md#r22, docs/protocol-notes.md#r23)."""
 
 from __future__ import annotations
 
@@ -238,7 +239,7 @@ def test_close_then_status_is_no_such_session_med6_med7(h: Harness) -> None:
     assert h.code(h.req("a", "close", session=sid)) == "no_such_session"
 
 
-# -- version gating (R23, version history) ---------------------------------------------------
+# -- version gating (docs/protocol-notes.md#r23, version history) ----------------------------------
 
 
 def test_options_newer_than_the_client_are_ignored_r23(harness: type[Harness]) -> None:

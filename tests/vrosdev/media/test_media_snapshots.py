@@ -1,5 +1,5 @@
 """media_snapshot: complete, coalesced, per connection, version-gated (MED-17, MED-18, EVT-14,
-R16, R21)."""
+docs/protocol-notes.md#r16, docs/protocol-notes.md#r21)."""
 
 from __future__ import annotations
 

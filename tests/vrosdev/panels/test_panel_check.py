@@ -28,17 +28,18 @@ def test_a_panel_importing_only_the_theme_passes() -> None:
     ],
 )
 def test_any_other_import_fails_naming_it(line: str, named: str) -> None:
-    """R24 / PAN-33: compile_failed naming the import, std-widgets included."""
+    """docs/protocol-notes.md#r24 / PAN-33: compile_failed naming the import, std-widgets
+    included."""
     check = check_source(THEME_IMPORT + line + "\nexport component P { }\n")
     assert not check.ok
     (error,) = check.errors
     assert error.startswith("2:1: ")
     assert f'"{named}"' in error
-    assert "R24" in error
+    assert "docs/protocol-notes.md#r24" in error
 
 
 def test_image_url_fails_naming_the_file() -> None:
-    """R24: images reach panels only through assets."""
+    """docs/protocol-notes.md#r24: images reach panels only through assets."""
     source = (
         THEME_IMPORT + 'export component P {\n    Image { source: @image-url("logo.png"); }\n}\n'
     )
@@ -60,17 +61,17 @@ def test_keywords_in_comments_and_strings_do_not_count() -> None:
 
 
 def test_a_window_root_is_a_violation_but_not_a_compile_failure() -> None:
-    """R29: panel roots are plain components."""
+    """docs/protocol-notes.md#r29: panel roots are plain components."""
     check = check_source(THEME_IMPORT + "export component P inherits Window { }\n")
     assert check.ok
     (violation,) = check.violations
     assert violation.startswith("2:18: ")
     assert "inherits Window" in violation
-    assert "R29" in violation
+    assert "docs/protocol-notes.md#r29" in violation
 
 
 def test_a_text_field_without_the_focus_contract_gets_a_warning() -> None:
-    """R25 / PAN-23: legal, but it will receive no keyboard."""
+    """docs/protocol-notes.md#r25 / PAN-23: legal, but it will receive no keyboard."""
     source = THEME_IMPORT + "export component P {\n    input := TextInput { }\n}\n"
     check = check_source(source)
     assert check.ok
@@ -105,7 +106,7 @@ def test_a_contract_with_the_wrong_types_or_on_a_child_does_not_count() -> None:
 
 
 def test_a_panel_without_text_fields_needs_no_contract() -> None:
-    """R25: the contract is optional without a text field."""
+    """docs/protocol-notes.md#r25: the contract is optional without a text field."""
     assert check_source(PLAIN).warnings == ()
 
 

@@ -1,4 +1,4 @@
-"""Compiling with the real slint-compiler against the stub (PAN-14, R24)."""
+"""Compiling with the real slint-compiler against the stub (PAN-14, docs/protocol-notes.md#r24)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def test_a_syntax_error_is_reported_with_its_position() -> None:
 
 
 def test_static_rules_fail_before_the_compiler_runs() -> None:
-    """R24: std-widgets compiles fine with Slint, so the host must refuse it itself."""
+    """docs/protocol-notes.md#r24: std-widgets compiles fine with Slint, so the host must refuse it
+    itself."""
     result = compile_source('import { Button } from "std-widgets.slint";\nexport component P { }\n')
     assert not result.ok
     assert "std-widgets.slint" in result.message

@@ -74,7 +74,7 @@ def test_pan24_with_regions_the_keyboard_follows_the_fields_focus() -> None:
 
 
 def test_pan23_r25_a_panel_without_the_contract_never_gets_the_keyboard() -> None:
-    """PAN-23: no focus contract, no keyboard (R25)."""
+    """PAN-23: no focus contract, no keyboard (docs/protocol-notes.md#r25)."""
     keyboard = VrKeyboard(contract=False, regions=False)
     assert keyboard.pointer_inside() == []
     assert keyboard.field_focus(True) == []
@@ -167,7 +167,7 @@ async def test_on_a_panel_with_regions_a_click_on_no_field_brings_no_keyboard(
 
 @pytest.mark.anyio
 async def test_r25_type_needs_the_keyboard_up(x_display: str) -> None:
-    """PAN-23: keys reach a panel only while its keyboard is up (R25)."""
+    """PAN-23: keys reach a panel only while its keyboard is up (docs/protocol-notes.md#r25)."""
     from vrosdev.panels import PanelHookError
 
     async with preview(NO_CONTRACT_PANEL, x_display) as (client, events):

@@ -121,7 +121,8 @@ async def test_callbacks_arrive_as_typed_events(x_display: str) -> None:
 
 
 async def test_props_of_every_type_reach_the_panel(x_display: str) -> None:
-    """PAN-6, PAN-8..10 and R29 (violations ignored), through Slint 1.18.1b1 itself."""
+    """PAN-6, PAN-8..10 and docs/protocol-notes.md#r29 (violations ignored), through Slint 1.18.1b1
+    itself."""
     async with PreviewClient.open(PROBE_PANEL, display=x_display) as preview:
         row = [
             {"t": "str", "v": "Airhorn"},

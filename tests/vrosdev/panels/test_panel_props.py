@@ -95,7 +95,7 @@ def test_the_rows_shape_is_recognised_only_with_c0_cn_scalar_fields() -> None:
 
 
 def test_unknown_names_and_wrong_types_are_violations() -> None:
-    """R29: logged and ignored."""
+    """docs/protocol-notes.md#r29: logged and ignored."""
     assert "unknown prop 'nope'" in _violation("nope", {"t": "i64", "v": 1})
     assert "unknown prop 'seen'" in _violation("seen", {"t": "str", "v": "x"})  # an out property
     assert "declared int" in _violation("count", {"t": "f64", "v": 1.0})

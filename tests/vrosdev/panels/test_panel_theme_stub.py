@@ -45,7 +45,8 @@ def test_stub_compiles_on_its_own_without_errors() -> None:
 
 
 def test_every_member_the_spec_lists_is_readable_by_a_panel() -> None:
-    """PAN-35, PAN-36, PAN-37, PAN-39, PAN-40, PAN-41: all of them live on ExtTheme (R12)."""
+    """PAN-35, PAN-36, PAN-37, PAN-39, PAN-40, PAN-41: all of them live on ExtTheme
+    (docs/protocol-notes.md#r12)."""
     colours = " ".join(f"ExtTheme.c.{k}" for k in PALETTE_KEYS)
     reads = "\n".join(f"    Rectangle {{ background: {c}; }}" for c in colours.split())
     lengths = [

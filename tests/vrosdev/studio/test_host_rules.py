@@ -180,14 +180,16 @@ async def test_list_vms_answers_the_configured_list(tmp_path: Path) -> None:
 
 
 def attachment_bytes(rpc_id: int, data: bytes) -> bytes:
-    """M1 by hand: tag 0 and an 8-byte id, a 2-byte role length and the role, then the bytes."""
+    """docs/protocol-notes.md#m1 by hand: tag 0 and an 8-byte id, a 2-byte role length and the role,
+    then the bytes."""
     body = b"\x00" + struct.pack(">Q", rpc_id) + b"\x00\x0bframebuffer" + data
     return frame(1, body)
 
 
 @pytest.mark.parametrize("order", ["after", "before"])
 async def test_framebuffer_result_and_its_attachment(tmp_path: Path, order: str) -> None:
-    """M5: the mxfb0001 result and a kind-1 framebuffer frame with the same id and N bytes."""
+    """docs/protocol-notes.md#m5: the mxfb0001 result and a kind-1 framebuffer frame with the same
+    id and N bytes."""
     async with running_studio(tmp_path, framebuffer=order) as studio:
         peer = await studio.connect()
         await peer.ready()
@@ -217,7 +219,8 @@ async def test_report_status_ready_is_recorded(tmp_path: Path) -> None:
 
 
 async def test_no_status_reply_within_the_deadline_is_failed(tmp_path: Path) -> None:
-    """M7: no reportStatus reply within the deadline (shortened here) marks the extension failed."""
+    """docs/protocol-notes.md#m7: no reportStatus reply within the deadline (shortened here) marks
+    the extension failed."""
     async with running_studio(tmp_path, status_deadline_s=0.2) as studio:
         peer = await studio.connect()
         await peer.hello()
@@ -225,7 +228,9 @@ async def test_no_status_reply_within_the_deadline_is_failed(tmp_path: Path) -> 
             await studio.host.status_settled.wait()
         assert studio.host.status is not None
         assert studio.host.status.state == "failed"
-        assert any(v.startswith("M7:") for v in studio.host.transcript.violations)
+        assert any(
+            v.startswith("docs/protocol-notes.md#m7:") for v in studio.host.transcript.violations
+        )
 
 
 @pytest.mark.parametrize(
@@ -265,26 +270,32 @@ async def test_shutdown_is_called_and_its_answer_recorded(tmp_path: Path) -> Non
 
 
 async def test_an_oversized_declared_length_closes_without_reading(tmp_path: Path) -> None:
-    """M2: a declared length one over 64 MiB closes the connection on its four bytes alone."""
+    """docs/protocol-notes.md#m2: a declared length one over 64 MiB closes the connection on its
+    four bytes alone."""
     async with running_studio(tmp_path) as studio:
         peer = await studio.connect()
         await peer.ready()
         await peer.send(struct.pack(">I", 64 * 1024 * 1024 + 1))
         assert await peer.closed()
-        assert any(v.startswith("M2:") for v in studio.host.transcript.violations)
+        assert any(
+            v.startswith("docs/protocol-notes.md#m2:") for v in studio.host.transcript.violations
+        )
 
 
 async def test_a_zero_length_payload_closes(tmp_path: Path) -> None:
-    """M3: no kind byte is corruption."""
+    """docs/protocol-notes.md#m3: no kind byte is corruption."""
     async with running_studio(tmp_path) as studio:
         peer = await studio.connect()
         await peer.send(b"\x00\x00\x00\x00")
         assert await peer.closed()
-        assert any(v.startswith("M3:") for v in studio.host.transcript.violations)
+        assert any(
+            v.startswith("docs/protocol-notes.md#m3:") for v in studio.host.transcript.violations
+        )
 
 
 async def test_an_unknown_kind_is_skipped(tmp_path: Path) -> None:
-    """M4: the frame is read and dropped; the connection goes on (also before hello)."""
+    """docs/protocol-notes.md#m4: the frame is read and dropped; the connection goes on (also before
+    hello)."""
     async with running_studio(tmp_path) as studio:
         peer = await studio.connect()
         await peer.send(frame(7, b"\xff" * 100))

@@ -173,7 +173,8 @@ def test_the_token_is_fresh_per_launch(tmp_path: Path) -> None:
 
 
 def test_silent_extension_is_failed_then_killed(tmp_path: Path) -> None:
-    """M7 both ways: no status reply (failed), no exit after shutdown (killed, 128 + SIGKILL)."""
+    """docs/protocol-notes.md#m7 both ways: no status reply (failed), no exit after shutdown
+    (killed, 128 + SIGKILL)."""
     done = studio(
         tmp_path, raw_extension(tmp_path), "--end-after", "status",
         "--status-deadline", "0.2", "--shutdown-deadline", "0.3",
@@ -181,8 +182,13 @@ def test_silent_extension_is_failed_then_killed(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 128 + signal.SIGKILL
     violations = [line["violation"] for line in transcript(tmp_path) if "violation" in line]
-    assert any(v.startswith("M7: no extension.v1.reportStatus reply") for v in violations)
-    assert any(v.startswith("M7: the extension did not exit") for v in violations)
+    assert any(
+        v.startswith("docs/protocol-notes.md#m7: no extension.v1.reportStatus reply")
+        for v in violations
+    )
+    assert any(
+        v.startswith("docs/protocol-notes.md#m7: the extension did not exit") for v in violations
+    )
 
 
 def test_sigterm_ends_the_session_with_shutdown(tmp_path: Path) -> None:

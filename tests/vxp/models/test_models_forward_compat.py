@@ -142,7 +142,8 @@ def test_client_refuses_unknown_fields_but_the_host_ignores_them() -> None:
 
 
 def test_set_with_native_controls_is_refused_on_both_sides() -> None:
-    """R23: ``set`` carrying ``native_controls`` is err invalid_value, also on the host."""
+    """docs/protocol-notes.md#r23: ``set`` carrying ``native_controls`` is err invalid_value, also
+    on the host."""
     spec = registry.NAMESPACES["media"]
     params = {"op": "set", "session": "m-1", "native_controls": True}
     with pytest.raises(ValidationError) as info:
@@ -153,7 +154,8 @@ def test_set_with_native_controls_is_refused_on_both_sides() -> None:
 
 
 def test_unknown_op_fits_no_request_shape() -> None:
-    """R4: the host answers an unknown op with -32602; it is not a domain error."""
+    """docs/protocol-notes.md#r4: the host answers an unknown op with -32602; it is not a domain
+    error."""
     with pytest.raises(ValidationError) as info:
         registry.NAMESPACES["kv"].request.validate_python(
             {"op": "increment", "key": "k"}, context=registry.host_context()

@@ -354,7 +354,7 @@ def test_domain_error_needs_every_failure_to_be_a_limit() -> None:
     assert registry.domain_error_of(info.value) is None
 
 
-# -- base64: the one rule the SDK and vrosdev share (AST-7, R18) ---------------------------------
+# -- base64: the one rule the SDK and vrosdev share (AST-7, docs/protocol-notes.md#r18) ------------
 
 _PADDED_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 

@@ -89,7 +89,8 @@ def table(conn: Connection) -> AssetTable:
 
 
 def decode_put(req: S.AssetPut) -> Asset:
-    """Validate a put completely before it touches the table (R18 for the codes)."""
+    """Validate a put completely before it touches the table (docs/protocol-notes.md#r18 for the
+    codes)."""
     if not ASSET_KEY_RE.fullmatch(req.key):
         raise DomainErr("bad_key", "keys are 1-128 bytes of letters, digits and - _ . : /")
     w, h = req.width, req.height

@@ -16,7 +16,8 @@ LIFECYCLE = "vr.lifecycle"
 
 
 def topic_matches(pattern: str, topic: str) -> bool:
-    """R10: equal, or ``pattern`` ends in ``.*`` and ``topic`` starts with what precedes ``*``."""
+    """docs/protocol-notes.md#r10: equal, or ``pattern`` ends in ``.*`` and ``topic`` starts with
+    what precedes ``*``."""
     if pattern.endswith(".*"):
         return topic.startswith(pattern[:-1])
     return pattern == topic

@@ -148,7 +148,9 @@ async def _props(host: ExtensionHost, req: S.PanelProps) -> dict[str, Any]:
 
             accepted = accept_prop(state.interface, name, value)
             if isinstance(accepted, str):
-                host.violation("R29", f"panel {req.panel}: {accepted}; ignored")
+                host.violation(
+                    "docs/protocol-notes.md#r29", f"panel {req.panel}: {accepted}; ignored"
+                )
                 continue
         state.props[name] = value
     renderer = host.services.get("renderer")
@@ -160,12 +162,16 @@ async def _props(host: ExtensionHost, req: S.PanelProps) -> dict[str, Any]:
 async def _define(host: ExtensionHost, conn: Connection, req: S.PanelDefine) -> dict[str, Any]:
     table = panels(host)
     if not host.granted("overlays"):
-        raise DomainErr("not_allowed", "define needs the overlays grant (R11)")
+        raise DomainErr(
+            "not_allowed", "define needs the overlays grant (docs/protocol-notes.md#r11)"
+        )
     if not NAME_RE.fullmatch(req.panel):
         raise DomainErr("invalid_name", "panel names are 1-64 characters of [a-z0-9-]")
     existing = table.get(req.panel)
     if existing is not None and not existing.runtime:
-        raise DomainErr("not_allowed", f"{req.panel!r} is a manifest panel (R11)")
+        raise DomainErr(
+            "not_allowed", f"{req.panel!r} is a manifest panel (docs/protocol-notes.md#r11)"
+        )
     if utf8_len(req.source) > PANEL_SOURCE_MAX_BYTES:
         raise DomainErr("source_too_large", "panel sources are at most 256 KiB")
     anchor = req.anchor if host.version.at_least("1.3") else None
@@ -177,7 +183,7 @@ async def _define(host: ExtensionHost, conn: Connection, req: S.PanelDefine) -> 
     for warning in compiled.warnings:
         host.recorder.note(f"panel {req.panel}: {warning}")
     for violation in compiled.check.violations:
-        host.violation("R29", f"panel {req.panel}: {violation}")
+        host.violation("docs/protocol-notes.md#r29", f"panel {req.panel}: {violation}")
     if not compiled.ok:
         raise DomainErr("compile_failed", compiled.message)
     width = _clamp(req.width, DEFAULT_SIZE[0])
