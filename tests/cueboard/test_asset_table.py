@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cueboard.asset_table import (
+from cueboard.core.asset_table import (
     MAX_ANIMATED_PER_PANEL,
     TABLE_MAX_BYTES,
     AssetRef,

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cueboard.contract import SLOTS_PER_PAGE, Playback, SlotState, Video
-from cueboard.i18n import Catalog, msgid
+from cueboard.core.contract import SLOTS_PER_PAGE, Playback, SlotState, Video
+from cueboard.core.i18n import Catalog, msgid
 
 # Tiles without an icon name this asset: an [image] prop has one entry per tile, and only keys
 # uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection.

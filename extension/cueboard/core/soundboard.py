@@ -18,9 +18,9 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from cueboard.contract import StatusLevel
-from cueboard.library import Library, Sound
-from cueboard.settings import Settings
+from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Library, Sound
+from cueboard.core.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
