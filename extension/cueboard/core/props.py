@@ -100,7 +100,6 @@ class PropsModel:
             for name, contract in contracts.items()
         }
         self.blocked: set[str] = set()  # panels the host does not have (yet): nothing is sent
-        self.frames_sent = 0
         self._wake_at: float | None = None
 
     # -- desired state --------------------------------------------------------------------
@@ -235,7 +234,6 @@ class PropsModel:
         for frame in split_frames(pairs):
             for prop, value in frame:  # sent unless the host says otherwise
                 state.sent[prop] = value
-            self.frames_sent += 1
             out += self._tracker.request(
                 now, "panel", vp.PanelProps, expect=vp.PanelApplied,
                 done=self._answered(state, frame), panel=name, props=frame,

@@ -106,10 +106,6 @@ class Callback:
     args: tuple[Arg, ...]
     meaning: str
 
-    @property
-    def slint_signature(self) -> str:
-        return f"{self.name}({', '.join(f'{a.name}: {a.slint_type}' for a in self.args)})"
-
     def decode(self, args: Any) -> tuple[Any, ...]:
         """Typed panel_event args -> Python values, or WireError."""
         if not isinstance(args, list) or len(args) != len(self.args):  # pyright: ignore[reportUnknownArgumentType]
