@@ -17,6 +17,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "extension"
 CORE = Path("cueboard") / "core"
@@ -75,6 +77,22 @@ def core_io(extension: Path) -> list[str]:
         for path in sorted(core.rglob("*.py"))
         for hit in io_calls(path.read_text(encoding="utf-8"), str(path.relative_to(extension)))
     ]
+
+
+MAX_MODULE_LINES = 400
+
+
+@pytest.mark.xfail(
+    strict=False, reason="core/app.py and core/soundboard.py are split by the core's refactor"
+)
+def test_no_module_is_over_400_lines() -> None:
+    """A module a person can read whole: past 400 lines it holds more than one idea."""
+    long = {
+        str(path.relative_to(EXTENSION)): n
+        for path in sorted((EXTENSION / "cueboard").rglob("*.py"))
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
 
 
 def test_the_core_reads_no_file_and_no_clock() -> None:
