@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
+import select
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -130,7 +132,9 @@ class Connection:
         self.data: dict[str, Any] = {}  # per-connection namespace state (commands, assets, …)
         self.after_reply: list[Callable[[], Awaitable[None]]] = []  # e.g. a due media_snapshot
         self.granted: dict[str, Any] = {}  # what welcome granted, for the whole connection (H-11)
-        self._closed = False
+        self._closed = False  # the clean-up has begun: it runs once, however the connection ends
+        self._broken = False  # a write failed: nothing more is sent, the clean-up follows
+        self.ended = anyio.Event()  # set when the clean-up is done
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -150,10 +154,10 @@ class Connection:
         await anyio.sleep(self.host.config.hello_deadline_s)
         if self.state == "await_hello":
             self.host.violation("H-2", f"no hello within {self.host.config.hello_deadline_s:g} s")
-            await self.close()
+            self._wake()  # the read loop ends and ``run`` cleans up
 
     async def _read_loop(self) -> None:
-        while not self._closed:
+        while not (self._closed or self._broken):
             try:
                 data = await self.stream.receive(READ_CHUNK)
             except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -165,30 +169,69 @@ class Connection:
                 return
             for line in lines:
                 await self._handle_line(line)
-                if self._closed:
+                if self._closed or self._broken:
                     return
 
     async def close(self) -> None:
+        """The one clean-up, whichever way the connection ends: the client closes or is killed,
+        a read or a write fails, the host ends it, or a new hello finds its client gone. It frees
+        the extension's slot, so the next hello is never ``already_connected``."""
         if self._closed:
+            await self.ended.wait()
             return
         self._closed = True
         self.state = "closed"
-        if self.host.connection is self:
-            self.host.connection = None
-        if self.client_version > Version(0, 0):
-            for on_close in self.host.on_close:
-                try:
-                    await on_close(self)
-                except Exception:  # a namespace's cleanup must not keep the connection alive
-                    log.exception("cleanup failed")
         with anyio.CancelScope(shield=True):
-            await self.stream.aclose()
+            try:
+                if self.host.connection is self:
+                    self.host.connection = None
+                if self.client_version > Version(0, 0):
+                    for on_close in self.host.on_close:
+                        try:
+                            await on_close(self)
+                        except Exception:  # a namespace's cleanup must not keep it alive
+                            log.exception("cleanup failed")
+                self._wake()
+                async with self.send_lock:  # a write in flight ends first (the socket is shut)
+                    await self.stream.aclose()
+            finally:
+                self.ended.set()
+
+    def _wake(self) -> None:
+        """Shut the socket down, so a read or write waiting on it returns at once.
+
+        Only the selector then wakes the waiting task: cancelling it or closing the stream under
+        it could complete its wait twice, which asyncio refuses."""
+        try:
+            sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket)
+            sock.shutdown(socket.SHUT_RDWR)
+        except (anyio.TypedAttributeLookupError, OSError):
+            pass
+
+    def peer_gone(self) -> bool:
+        """The client has hung up (closed its socket or died), though this connection may not
+        have read that yet: a handler can still be running for its last request."""
+        if self._closed or self._broken:
+            return True
+        try:
+            sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket)
+        except anyio.TypedAttributeLookupError:
+            return False
+        poller = select.poll()
+        poller.register(sock, select.POLLHUP | select.POLLERR)
+        return bool(poller.poll(0))
+
+    async def end(self) -> None:
+        """End the connection from outside it; returns once its own task has cleaned up, so no
+        handler of the old connection runs on after the clean-up."""
+        self._wake()
+        await self.ended.wait()
 
     # -- sending --------------------------------------------------------------------------------
 
     async def send(self, frame: dict[str, Any], *, plain: bool = False) -> None:
         """``plain``: never touched by ``--chaos`` (the handshake's answer)."""
-        if self._closed:
+        if self._closed or self._broken:
             return
         prefix = b""
         if not plain:
@@ -198,14 +241,17 @@ class Connection:
         await self.send_raw(data + b"\n")
 
     async def send_raw(self, data: bytes) -> None:
-        """Bytes as they are: chaos lines, the oversized frame (the caller records them)."""
-        if self._closed:
+        """Bytes as they are: chaos lines, the oversized frame (the caller records them).
+
+        A failed write ends the connection."""
+        if self._closed or self._broken:
             return
         try:
             async with self.send_lock:
                 await self.stream.send(data)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-            self._closed = True
+            self._broken = True
+            self._wake()  # the read loop sees the end and ``run`` cleans up
 
     async def emit(self, event: dict[str, Any]) -> bool:
         """Events are notifications (T-15), withheld from clients too old for them
@@ -370,7 +416,7 @@ class Connection:
         elif client.major < host.version.major - 1 or client.major > host.version.major:
             code = "version_unsupported"
             message = f"host speaks {host.version} (N and N-1 majors)"
-        elif host.connection is not None and host.connection is not self:
+        elif (live := host.connection) is not None and live is not self and not live.peer_gone():
             code, message = "already_connected", "this extension is already connected"
         if code is not None:
             if not forced:
@@ -385,6 +431,8 @@ class Connection:
             )
             await self.close()
             return
+        if (gone := host.connection) is not None and gone is not self:
+            await gone.end()  # its client hung up; the clean-up may not have run yet
         self.client_version = client
         self.granted = cfg.welcome_granted()
         self.state = "ready"
