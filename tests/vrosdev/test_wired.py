@@ -74,6 +74,41 @@ async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
         assert err["code"] == "sample_not_cached"
 
 
+async def test_aud20_a_channel_the_host_lacks_is_skipped_not_refused(tmp_path: Path) -> None:
+    """AUD-20, AUD-21: an unknown channel is a target that cannot play
+    (docs/protocol-notes.md#r34): skipped beside a playable one; unknown_channel only when every
+    target names a missing channel, no_valid_targets when a deviceless one is among them."""
+    async with running_host(config(no_device=frozenset({"mic"}))) as h:
+        p = await h.ready()
+        sound = await _loaded(p, 2, _tone(tmp_path / "a.wav", seconds=5))
+        play = '{"jsonrpc":"2.0","id":%d,"method":"audio","params":{"op":"play","sound":"%s",'
+        await p.send(
+            play % (3, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"soundboard","gain_pct":70}],"looping":true}}'
+        )
+        assert (await p.reply())["result"] == {"result": "ok"}
+        status = await p.result(4, "audio", {"op": "get_status"})
+        assert status["playing"] == [
+            {
+                "sound": sound,
+                "targets": [{"channel": "soundboard", "gain_pct": 70}],
+                "looping": True,
+            }
+        ]
+        await p.send(
+            play % (5, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"speakers","gain_pct":50}],"looping":false}}'
+        )
+        assert (await p.reply())["result"]["code"] == "unknown_channel"
+        await p.send(
+            play % (6, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"mic","gain_pct":50}],"looping":false}}'
+        )
+        assert (await p.reply())["result"]["code"] == "no_valid_targets"
+        after = await p.result(7, "audio", {"op": "get_status"})
+        assert after["playing"] == status["playing"]  # a refused play changes nothing
+
+
 async def test_aud9_aud20_aud21_play_skips_unplayable_targets(tmp_path: Path) -> None:
     """AUD-9, AUD-20, AUD-21: a play skips the targets that cannot play and plays the rest."""
     async with running_host(config(no_device=frozenset({"mic"}))) as h:
