@@ -89,7 +89,7 @@ def _pixel(path: Path, at: tuple[int, int]) -> tuple[int, int, int]:
 
 @pytest.mark.anyio
 async def test_props_and_asset_frames_reach_the_window(x_display: str, tmp_path: Path) -> None:
-    """PAN-6 (merged, last value wins) and PAN-11/AST-8: an `[image]` prop shows the frames
+    """PAN-6 (merged, last value wins) and PAN-11, AST-8: an `[image]` prop shows the frames
     the extension uploaded; a panel opens only once `show` made it visible."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()
@@ -130,8 +130,9 @@ async def test_props_and_asset_frames_reach_the_window(x_display: str, tmp_path:
 async def test_clicks_reach_the_extension_and_focus_edges_stay_in_the_host(
     x_display: str,
 ) -> None:
-    """Spec Events: panel_event args are typed; PAN-25: field-focus edges are consumed by the
-    host (transcript notes, never panel_events); PAN-26: `blur` advances field-blur."""
+    """EVT-8: a callback reaches the extension as panel_event {panel, callback, args}, args typed
+    as props are; PAN-25: field-focus edges are consumed by the host (transcript notes, never
+    panel_events); PAN-26: `blur` advances field-blur."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()
         await _step(running, "show overlay")
@@ -208,7 +209,7 @@ def _define(rid: int, version: str) -> str:
 async def test_runtime_panels_open_when_defined_reload_on_redefine_close_on_remove(
     x_display: str,
 ) -> None:
-    """PAN-4/PAN-17: define opens the window at the host's size, a redefine reloads it with
+    """PAN-4, PAN-17: define opens the window at the host's size, a redefine reloads it with
     the new source, remove closes it."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()

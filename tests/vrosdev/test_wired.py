@@ -47,6 +47,15 @@ async def test_aud6_aud17_load_answers_then_audio_loaded(tmp_path: Path) -> None
         assert sound == "s-00000001"  # docs/protocol-notes.md#r22
 
 
+async def test_aud16_the_host_gives_a_decode_30_seconds(tmp_path: Path) -> None:
+    """AUD-16: the engine vrosdev serves audio with ends a decode after 30 s (the mechanism:
+    test_vrosdev_audio_load.py's decode past the limit)."""
+    async with running_host() as h:
+        p = await h.ready()
+        await _loaded(p, 2, _tone(tmp_path / "a.wav"))
+        assert h.host.services["audio_engine"].decode_limit_s == 30.0
+
+
 async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
     """AUD-23: not_found at once, undecodable in audio_loaded, then sample_not_cached to play it."""
     async with running_host() as h:

@@ -190,6 +190,11 @@ class AudioEngine:
             self._mixer_made = Mixer()
         return self._mixer_made
 
+    @property
+    def decode_limit_s(self) -> float:
+        """How long a decode may run before its sound fails ``too_long`` (AUD-16)."""
+        return self._decode_limit_s
+
     # -- lifetime ---------------------------------------------------------------------------
 
     def close(self, wait: bool = True) -> None:

@@ -1,4 +1,5 @@
-"""pre_arm, play, stop, stop_all, status, list_channels, list_devices (AUD-8 to 13, 18-23)."""
+"""pre_arm, play, stop, stop_all, status, list_channels, list_devices (AUD-8 … AUD-13,
+AUD-18 … AUD-23)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def code_of(result: object) -> str:
 
 
 def test_list_channels_names_the_three_channels(engine: AudioEngine) -> None:
-    """AUD-3/4/5/12: soundboard, mic, ui, each with its device; none armed yet."""
+    """AUD-3, AUD-4, AUD-5, AUD-12: soundboard, mic, ui, each with its device; none armed yet."""
     assert engine.list_channels() == [
         ChannelInfo("soundboard", True, False, "soundboard-out"),
         ChannelInfo("mic", True, False, "cable-in"),
