@@ -57,9 +57,7 @@ SHORTHAND = re.compile(
 # name or a method's attribute name). Each one asserts on what it returns or waits for.
 ASSERTING_HELPERS = frozenset(
     {
-        "hello",  # tests/vrosdev/rawhost.py RawPeer.hello: asserts the welcome
-        "ready",  # tests/vrosdev/rawhost.py RunningHost.ready: a peer that was welcomed
-        "event",  # RawPeer.event: asserts the next frame is an event without an id
+        "event",  # tests/vrosdev/rawhost.py RawPeer.event: the next frame is an event, no id
         "closed",  # RawPeer.closed: fails unless the host closes the connection
     }
 )
