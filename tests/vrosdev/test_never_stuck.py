@@ -19,6 +19,8 @@ import anyio
 import pytest
 
 from vrosdev.host.config import HostConfig
+from vrosdev.host.core import Connection
+from vrosdev.script import ScriptRunner, parse
 
 from .rawhost import EXT_ID, HELLO, RawPeer, RunningHost, config, running_host
 
@@ -203,6 +205,22 @@ async def welcomed_again(h: RunningHost, why: str) -> None:
     await leave(h, peer)
 
 
+def watch_clean_ups(h: RunningHost) -> list[int]:
+    """The serial number of each connection whose clean-up ran, once per run of it."""
+    cleaned: list[int] = []
+    serial: dict[int, int] = {}
+
+    def welcomed(conn: Connection) -> None:
+        serial[id(conn)] = h.host.connections_served
+
+    async def closed(conn: Connection) -> None:
+        cleaned.append(serial[id(conn)])
+
+    h.host.on_welcome.append(welcomed)
+    h.host.on_close.append(closed)
+    return cleaned
+
+
 async def test_hello_media_open_close_then_hello_is_welcomed_at_once() -> None:
     """H-16: a closed connection is not live; the repro that vrosdev once refused."""
     async with running_host(config()) as h:
@@ -225,7 +243,9 @@ async def test_every_request_kind_then_any_ending_leaves_the_extension_free(
     """H-16: for every request kind, a client that leaves at any point can say hello again."""
     wav = tone(tmp_path / "tone.wav")
     async with running_host(host_config()) as h:
+        cleaned = watch_clean_ups(h)
         for name, before, under_test in cases(wav):
+            served = h.host.connections_served
             peer = await h.connect()
             await peer.send(HELLO % "1.7")
             assert (await peer.reply())["result"]["result"] == "welcome"
@@ -240,6 +260,8 @@ async def test_every_request_kind_then_any_ending_leaves_the_extension_free(
                 assert await peer.stream.receive()  # the first bytes of a 1 MiB event
             await leave(h, peer)
             await welcomed_again(h, f"{name}, {point}")
+            assert served + 1 in cleaned, name  # its clean-up ran before the next welcome
+        assert len(cleaned) == len(set(cleaned))  # and ran once
 
 
 CHILD = """
@@ -276,3 +298,27 @@ async def test_an_extension_killed_mid_write_can_say_hello_again() -> None:
                 os.kill(child.pid, signal.SIGKILL)
                 assert await child.wait() == -signal.SIGKILL
             await welcomed_again(h, "after SIGKILL")
+
+
+async def test_connections_the_host_ends_are_cleaned_up_once_and_free_the_extension() -> None:
+    """H-16, E-11: the host ends a connection (a request before hello, a fault that closes, no
+    hello in time); the next hello is welcomed, and each welcomed one was cleaned up once."""
+    async with running_host(config(hello_deadline_s=0.2)) as h:
+        cleaned = watch_clean_ups(h)
+        early = await h.connect()
+        await early.send('{"jsonrpc":"2.0","id":1,"method":"kv","params":{"op":"list"}}')
+        assert (await early.reply())["error"]["code"] == -32002
+        assert await early.closed()
+        await welcomed_again(h, "after a request before hello")
+        peer = await h.connect()
+        await peer.send(HELLO % "1.7")
+        assert (await peer.reply())["result"]["result"] == "welcome"
+        await ScriptRunner(h.host).run(parse("fault kv.list close"))
+        await peer.send('{"jsonrpc":"2.0","id":2,"method":"kv","params":{"op":"list"}}')
+        assert await peer.closed()
+        await welcomed_again(h, "after a fault that closes")
+        silent = await h.connect()
+        assert await silent.closed()  # the host's hello deadline, not a wait of the test
+        await welcomed_again(h, "after no hello")
+    assert sorted(cleaned) == sorted(set(cleaned))
+    assert h.host.connections_served == 6
