@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import select
-import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +28,7 @@ from vxp.version import Version
 
 from . import errors as E
 from .config import HostConfig
+from .endings import hung_up, shut
 from .errors import DomainErr, RpcError
 from .faults import parse_delay, parse_fault
 from .hook import RequestHook, Verdict
@@ -154,7 +153,7 @@ class Connection:
         await anyio.sleep(self.host.config.hello_deadline_s)
         if self.state == "await_hello":
             self.host.violation("H-2", f"no hello within {self.host.config.hello_deadline_s:g} s")
-            self._wake()  # the read loop ends and ``run`` cleans up
+            shut(self.stream)  # the read loop ends and ``run`` cleans up
 
     async def _read_loop(self) -> None:
         while not (self._closed or self._broken):
@@ -191,40 +190,21 @@ class Connection:
                             await on_close(self)
                         except Exception:  # a namespace's cleanup must not keep it alive
                             log.exception("cleanup failed")
-                self._wake()
+                shut(self.stream)
                 async with self.send_lock:  # a write in flight ends first (the socket is shut)
                     await self.stream.aclose()
             finally:
                 self.ended.set()
 
-    def _wake(self) -> None:
-        """Shut the socket down, so a read or write waiting on it returns at once.
-
-        Only the selector then wakes the waiting task: cancelling it or closing the stream under
-        it could complete its wait twice, which asyncio refuses."""
-        try:
-            sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket)
-            sock.shutdown(socket.SHUT_RDWR)
-        except (anyio.TypedAttributeLookupError, OSError):
-            pass
-
     def peer_gone(self) -> bool:
-        """The client has hung up (closed its socket or died), though this connection may not
-        have read that yet: a handler can still be running for its last request."""
-        if self._closed or self._broken:
-            return True
-        try:
-            sock = self.stream.extra(anyio.abc.SocketAttribute.raw_socket)
-        except anyio.TypedAttributeLookupError:
-            return False
-        poller = select.poll()
-        poller.register(sock, select.POLLHUP | select.POLLERR)
-        return bool(poller.poll(0))
+        """The client has hung up, though this connection may not have read that yet: a
+        handler can still be running for its last request."""
+        return self._closed or self._broken or hung_up(self.stream)
 
     async def end(self) -> None:
         """End the connection from outside it; returns once its own task has cleaned up, so no
         handler of the old connection runs on after the clean-up."""
-        self._wake()
+        shut(self.stream)
         await self.ended.wait()
 
     # -- sending --------------------------------------------------------------------------------
@@ -251,7 +231,7 @@ class Connection:
                 await self.stream.send(data)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             self._broken = True
-            self._wake()  # the read loop sees the end and ``run`` cleans up
+            shut(self.stream)  # the read loop sees the end and ``run`` cleans up
 
     async def emit(self, event: dict[str, Any]) -> bool:
         """Events are notifications (T-15), withheld from clients too old for them
