@@ -90,7 +90,8 @@ async def test_t15_events_are_notifications_tagged_by_event() -> None:
 
 
 async def test_e3_every_domain_error_carries_a_code() -> None:
-    """E-3: a domain error carries code (a string) and, here always, a message."""
+    """E-3: every namespace's domain error carries a code (a non-empty string); a message, when
+    there is one, is text."""
     granted = {"bus": [], "overlays": True, "audio": True, "media": True, "secrets": True}
     async with running_host(config(granted=granted)) as h:
         p = await h.ready()
@@ -115,7 +116,7 @@ async def test_e3_every_domain_error_carries_a_code() -> None:
 
 async def test_h18_events_of_a_later_minor_reach_only_clients_that_said_it() -> None:
     """H-18: settings_changed and locale_changed (1.1) are withheld from a 1.0 client and sent to
-    a 1.1 client; an event every version has reaches both."""
+    a 1.1 client."""
     async with running_host(_settings_config(granted={"bus": [], "overlays": True})) as h:
         old = await _hello(h, "1.0")
         await _steps(h, "setting mic_gain 40", "locale ja-JP")
