@@ -104,6 +104,8 @@ class CueboardCore:
         match item:
             case Reply():
                 out = self.tracker.on_reply(item, now)
+                if self.importer.waiting:  # a load's reply may apply an audio_loaded it overtook
+                    out += self.importer.after_load(self)
             case Failure():
                 out = self.tracker.on_failure(item, now)
             case Tick():

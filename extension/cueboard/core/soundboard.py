@@ -87,6 +87,7 @@ class Soundboard:
         self.library = Library(Path("."))
         self.states: dict[str, SoundState] = {}
         self.by_id: dict[str, str] = {}  # host sound id -> rel path
+        self.early: dict[str, Any] = {}  # sound id -> an audio_loaded outcome before its reply
         self.playing: dict[str, Playing] = {}
         self.status: Notice | None = None
         self.audio_granted = False
@@ -139,6 +140,7 @@ class Soundboard:
 
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
+        self.early.clear()
         for st in self.states.values():
             if st.status == "loading":
                 st.status, st.sound_id = "idle", None

@@ -255,6 +255,7 @@ class Driver:
         self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
+        self.events_first = False  # feed a reply's events before the reply itself
 
     def feed(self, item: object) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -269,9 +270,12 @@ class Driver:
             match effect:
                 case Send():
                     outcome, follow = self.host.answer(effect)
-                    queue += self.core.handle(outcome, self.now)
+                    if not self.events_first:
+                        queue += self.core.handle(outcome, self.now)
                     for event in follow:
                         queue += self.core.handle(event, self.now)
+                    if self.events_first:  # the events overtook the reply on their way here
+                        queue += self.core.handle(outcome, self.now)
                 case Wake(key=key, at=at):
                     self.timers[key] = at
                 case Log():
