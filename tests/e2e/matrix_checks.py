@@ -2,7 +2,9 @@
 
 The checks (tests/e2e/fault_matrix.py runs the cases): no traceback; no exit before vrosdev's
 ``shutting_down``; at most 3 retries of any one request; no more requests of the faulted kind
-in the 3 s after the first fault than the baseline's busiest 3 s plus 10; ``play-slot-1`` plays
+in the 3 s after the first fault than the baseline's busiest 3 s plus 10, counting what the
+extension sends by itself (retries and plans; a person's requests are theirs, bounded by pacing:
+at most 10 a second of one request); ``play-slot-1`` plays
 after the fault window (another slot when slot 1's own sound was refused for good, none when
 every sound was); and a localized notice in the overlay's ``status-text`` when the failed
 request was the user's and its retry did not get it either.
@@ -38,6 +40,8 @@ USER_PAIRS = frozenset(
     }
 )
 USER_WITHIN_S = 0.5
+PERSON_PAIRS = USER_PAIRS | {("audio", "load")}
+PRESSES_PER_S = 10  # the pace of a person's requests (extension/cueboard/core/pacing.py)
 
 Case = tuple[str, str, str, str]  # method, op, code, mode ("1" or "3s")
 
@@ -170,12 +174,16 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     worst = max((n - base_counts.get(k, 0) for k, n in counts.items()), default=0)
     if worst > MAX_RETRIES:
         out.problems.append(f"{worst} retries of one {method}.{op} request")
-    in_window = sum(
-        1 for ts, f in t.requests() if pair_of(f) == pair and first_t <= ts <= first_t + WINDOW_S
-    )
-    bound = base.busiest(pair) + EXTRA_REQUESTS
+    own = by_itself(t)
+    in_window = sum(1 for ts, f in own if pair_of(f) == pair and 0 <= ts - first_t <= WINDOW_S)
+    bound = _busiest([ts for ts, f in by_itself(base) if pair_of(f) == pair]) + EXTRA_REQUESTS
     if in_window > bound:
         out.problems.append(f"{in_window} {method}.{op} requests in {WINDOW_S:g} s (bound {bound})")
+    paced: dict[str, list[float]] = {}
+    for ts, f in persons(t):
+        paced.setdefault(request_key(f), []).append(ts)
+    if any(_busiest(times, 1.0) > PRESSES_PER_S for times in paced.values()):
+        out.problems.append(f"a person's request sent more than {PRESSES_PER_S} times a second")
     refused_for_good = pair == ("audio", "load") and code in REFUSED_FOR_GOOD
     slot_1 = played_after(t, "script: invoke play-slot-1", "script: invoke play-slot-2")
     other = refused_for_good and (
@@ -192,6 +200,35 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")
             break
+
+
+def persons(t: Transcript) -> list[tuple[float, dict[str, Any]]]:
+    """A person's requests: after each of their steps, the first of each request (kind and
+    parameters) it led to within USER_WITHIN_S, of the kinds a step sends (a press, a deck
+    action, the load a press asks for). A later copy is a retry: the extension's own."""
+    steps = [x["t"] for x in t.lines if "note" in x and str(x["note"]).startswith(USER_STEPS)]
+    out: list[tuple[float, dict[str, Any]]] = []
+    taken: set[tuple[float, str]] = set()
+    requests = [(ts, f) for ts, f in t.requests() if pair_of(f) in PERSON_PAIRS]
+    for step in steps:
+        for ts, f in requests:
+            key = (step, request_key(f))
+            if step <= ts <= step + USER_WITHIN_S and key not in taken:
+                taken.add(key)
+                out.append((ts, f))
+    return out
+
+
+def by_itself(t: Transcript) -> list[tuple[float, dict[str, Any]]]:
+    """What the extension sends by itself: every request but a person's."""
+    ids = {f.get("id") for _, f in persons(t)}
+    return [(ts, f) for ts, f in t.requests() if f.get("id") not in ids]
+
+
+def _busiest(times: list[float], window: float = WINDOW_S) -> int:
+    times = sorted(times)
+    counts = [sum(1 for x in times[i:] if x - start <= window) for i, start in enumerate(times)]
+    return max(counts, default=0)
 
 
 def got_it_after(t: Transcript, injected: dict[str, Any], at: float, within: float = 2.0) -> bool:

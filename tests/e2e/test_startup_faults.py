@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cueboard.core.policy import ASK_AGAIN_S
+from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from vrosdev.host.codes import DOCUMENTED_CODES
 
 from .fault_matrix import run_vrosdev
@@ -25,9 +25,9 @@ from .matrix_checks import Transcript, pair_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # the first case runs them all
 
-# Quiet for ASK_AGAIN_S: start-up is over, and a press is no longer answered at once with the
-# failure a request of start-up just met (the policy's memory of a refusal, core/tracker.py).
-SCRIPT = f"settle {ASK_AGAIN_S:g} 30\ninvoke play-slot-1\nsleep 0.5\n"
+# Quiet for RETRY_FAILED_AFTER_S: start-up is over, and a press no longer answers at once with
+# the failure its sound's load just met (core/loading.py).
+SCRIPT = f"settle {RETRY_FAILED_AFTER_S:g} 30\ninvoke play-slot-1\nsleep 0.5\n"
 STARTUP = [
     ("settings", "list"),
     ("commands", "register"),

@@ -41,6 +41,7 @@ from .inputs import (
 )
 from .link_import import FetchFailed, FetchProgress, SoundFetched
 from .overlay import blank_icon_asset, channels_text
+from .pacing import WAKE as PACE_WAKE
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
@@ -170,6 +171,8 @@ class CueboardCore:
         key = tick.key
         if key.startswith(RETRY_WAKE):
             return self.tracker.on_tick(tick)
+        if key.startswith(PACE_WAKE):
+            return self.board.paced(key, now)
         if key == VIEWS:
             self._views_at = None
             return self.refresh(now)

@@ -28,6 +28,7 @@ from . import loading
 from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
+from .pacing import Pacer
 from .policy import Action
 from .prefs import Prefs
 from .reasons import load_failed
@@ -99,6 +100,7 @@ class Soundboard:
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self._plays: dict[Hashable, Prepared] = {}
+        self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
 
     # -- library --------------------------------------------------------------------------
 
@@ -243,6 +245,8 @@ class Soundboard:
         st = self.states.get(rel)
         if st is None:
             return []
+        if not self.pacer.admit(rel, now):  # past the pace: goes out at the next free moment
+            return self.pacer.hold(rel, once)
         stops_it = self.mode_of(rel, once) in ("toggle", "loop")
         if stops_it and rel in self.playing:
             return self.stop(rel, now)
@@ -265,6 +269,11 @@ class Soundboard:
         if st.status != "loading":
             return self.ensure_loaded(rel, now, pressed=True)
         return []
+
+    def paced(self, wake_key: str, now: float) -> list[Effect]:
+        """The press that waited for its sound's pace, now."""
+        held = self.pacer.due(wake_key)
+        return [] if held is None else self.press(held[0], now, held[1])
 
     def play_state(
         self, st: SoundState, now: float, once: PressOptions | None = None
