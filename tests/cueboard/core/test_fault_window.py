@@ -169,6 +169,7 @@ def test_a_kind_failing_for_three_seconds_is_retried_boundedly_and_recovers(
         asked.setdefault(_identity(s), []).append(t)
     assert all(_busiest(times, 1.0) <= PRESSES_PER_S for times in asked.values())
 
+    assert not host.named_unput, "props named an asset key before its put answered ok"
     played = [s for t, s in host.sent_at if t >= pressed_at and s.kind == "audio.play"]
     assert played and host.playing, "slot 1 did not play after the window"
 
