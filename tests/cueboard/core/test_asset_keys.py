@@ -69,4 +69,3 @@ def test_the_blank_names_a_tile_without_an_icon_once_it_is_put() -> None:
     assert not d.host.named_unput
     assert icon_keys([None, "k", None], blank=False) == ["k", "k"]
     assert icon_keys([None, None], blank=False) == []
-
