@@ -7,7 +7,9 @@ extension sends by itself (retries and plans; a person's requests are theirs, bo
 at most 10 a second of one request); ``play-slot-1`` plays
 after the fault window (another slot when slot 1's own sound was refused for good, none when
 every sound was); and a localized notice in the overlay's ``status-text`` when the failed
-request was the user's and its retry did not get it either.
+request was the user's and its retry did not get it either. Every transcript, a fault's, a
+chaos seed's or another end-to-end test's (tests/e2e/harness.py): no ``panel.props`` names an
+asset key before its put answered ``ok`` on that connection (docs/protocol-notes.md#r33).
 """
 
 from __future__ import annotations
@@ -86,6 +88,34 @@ class Transcript:
             return None
         return times[-1] if last else times[0]
 
+    def named_before_put(self) -> list[str]:
+        """Asset keys a ``panel.props`` named before their ``put`` answered ``ok`` on that
+        connection (docs/protocol-notes.md#r33), as ``t key``. A ``hello`` starts a connection,
+        with an empty table and request ids of its own."""
+        problems: list[str] = []
+        put: set[str] = set()
+        puts: dict[int, str] = {}  # request id -> key, on this connection
+        for x in self.lines:
+            frame = x.get("frame")
+            if not isinstance(frame, dict):
+                continue
+            params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+            if x.get("dir") == "ext>host" and frame.get("method") == "hello":
+                put, puts = set(), {}
+            elif x.get("dir") == "ext>host" and frame.get("method") == "assets":
+                if params.get("op") == "put" and isinstance(frame.get("id"), int):
+                    puts[frame["id"]] = str(params.get("key"))
+            elif x.get("dir") == "ext>host" and pair_of(frame) == ("panel", "props"):
+                for _, value in params.get("props", []):
+                    if isinstance(value, dict) and value.get("t") == "assets":
+                        keys = [k for k in value.get("v", []) if k not in put]
+                        problems += [f"{x['t']:.3f} {k}" for k in keys]
+            elif x.get("dir") == "host>ext" and frame.get("id") in puts:
+                key = puts.pop(frame["id"])
+                if _ok(frame):
+                    put.add(key)
+        return problems
+
     def busiest(self, pair: tuple[str, str], window: float = WINDOW_S) -> int:
         times = [t for t, f in self.requests() if pair_of(f) == pair]
         best = 0
@@ -125,6 +155,13 @@ def check_common(out: Outcome) -> None:
     )
     if not shutdown or out.code != 0:
         out.problems.append(f"the extension exited before the end (exit {out.code})")
+    check_assets(out)
+
+
+def check_assets(out: Outcome) -> None:
+    unput = out.transcript.named_before_put()
+    if unput:
+        out.problems.append(f"props named asset keys before their put answered ok: {unput[:3]}")
 
 
 def _any_loaded(t: Transcript) -> bool:
@@ -320,6 +357,7 @@ def check_seed(out: Outcome) -> None:
     t, rc, output = out.transcript, out.code, out.stderr
     if "Traceback" in output:
         out.problems.append("a traceback on stderr")
+    check_assets(out)
     ends = t.injected("chaos_end")
     if not ends:
         out.problems.append("the session never reached its oversized last frame")

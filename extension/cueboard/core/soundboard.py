@@ -111,16 +111,15 @@ class Soundboard:
         self.states = {}
         for s in library.sounds:
             st = old.get(s.rel_path)
+            self.states[s.rel_path] = st or SoundState(s)
             if st is None:
-                st = SoundState(s)
-                _never_loaded(st)
-            else:
+                _never_loaded(self.states[s.rel_path])
+            else:  # in self.states already: forget_load looks it up there
                 if st.fingerprint is not None and st.fingerprint != s.fingerprint:
                     changed.append(s.rel_path)
                 st.sound = s
                 if s.problem is not None or st.status == "unloadable":
                     self.forget_load(s.rel_path)
-            self.states[s.rel_path] = st
         for rel, st in old.items():
             if rel not in self.states and st.sound_id is not None:
                 self.by_id.pop(st.sound_id, None)
