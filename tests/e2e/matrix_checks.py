@@ -14,6 +14,7 @@ asset key before its put answered ``ok`` on that connection (docs/protocol-notes
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import Counter
@@ -240,26 +241,27 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
 
 
 def persons(t: Transcript) -> list[tuple[float, dict[str, Any]]]:
-    """A person's requests: after each of their steps, the first of each request (kind and
-    parameters) it led to within USER_WITHIN_S, of the kinds a step sends (a press, a deck
-    action, the load a press asks for). A later copy is a retry: the extension's own."""
-    steps = [x["t"] for x in t.lines if "note" in x and str(x["note"]).startswith(USER_STEPS)]
+    """A person's requests: of the kinds a step sends (a press, a deck action, the load a press
+    asks for), the first of each request (kind and parameters) within USER_WITHIN_S after the
+    person's latest step. A later copy after the same step is a retry: the extension's own."""
+    steps = sorted(x["t"] for x in t.lines if "note" in x and str(x["note"]).startswith(USER_STEPS))
     out: list[tuple[float, dict[str, Any]]] = []
-    taken: set[tuple[float, str]] = set()
-    requests = [(ts, f) for ts, f in t.requests() if pair_of(f) in PERSON_PAIRS]
-    for step in steps:
-        for ts, f in requests:
-            key = (step, request_key(f))
-            if step <= ts <= step + USER_WITHIN_S and key not in taken:
-                taken.add(key)
-                out.append((ts, f))
+    seen: set[tuple[float, str]] = set()
+    for ts, f in t.requests():
+        at = bisect.bisect_right(steps, ts)
+        if pair_of(f) not in PERSON_PAIRS or at == 0 or ts - steps[at - 1] > USER_WITHIN_S:
+            continue
+        key = (steps[at - 1], request_key(f))
+        if key not in seen:
+            seen.add(key)
+            out.append((ts, f))
     return out
 
 
 def by_itself(t: Transcript) -> list[tuple[float, dict[str, Any]]]:
     """What the extension sends by itself: every request but a person's."""
-    ids = {f.get("id") for _, f in persons(t)}
-    return [(ts, f) for ts, f in t.requests() if f.get("id") not in ids]
+    asked = {id(f) for _, f in persons(t)}
+    return [(ts, f) for ts, f in t.requests() if id(f) not in asked]
 
 
 def _busiest(times: list[float], window: float = WINDOW_S) -> int:
