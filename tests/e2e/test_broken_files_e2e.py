@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import SlotState
+from cueboard.core.contract import SlotState
 
 from .harness import Run, run_cueboard
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import SlotState
+from cueboard.core.contract import SlotState
 from vxp.models import audio, events
 
 from .fakehost import ROOT, Driver, FakeHost, library

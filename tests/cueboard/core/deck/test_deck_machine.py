@@ -30,7 +30,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from cueboard.contract import MediaMode
+from cueboard.core.contract import MediaMode
 from cueboard.core.deck import DECK_KEYS, deck_props, notice_text
 from cueboard.core.effects import Failure, HostFailure, Log, Notice, Reply, Send
 from cueboard.runtime.catalogs import load_catalog
