@@ -36,7 +36,7 @@ class Pacer[T]:
             if len(self._recent) >= KEPT:
                 self._forget(now)
             recent = self._recent[key] = deque()
-        while recent and recent[0] <= now - WINDOW_S:
+        while recent and recent[0] + WINDOW_S <= now:  # as the Wake's time is computed
             recent.popleft()
         if len(recent) >= self._per_s or (key in self._waiting and recent):
             return False
@@ -59,6 +59,6 @@ class Pacer[T]:
         return None if held is None else (key, held[0])
 
     def _forget(self, now: float) -> None:
-        for key in [k for k, r in self._recent.items() if not r or r[-1] <= now - WINDOW_S]:
+        for key in [k for k, r in self._recent.items() if not r or r[-1] + WINDOW_S <= now]:
             if key not in self._waiting:
                 del self._recent[key]

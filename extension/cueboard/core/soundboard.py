@@ -4,10 +4,13 @@ Every sound of the library has a :class:`SoundState`. A sound is loaded ahead wh
 visible page or a favourite; any other loads on its first press. A press on a loaded sound
 sends ``audio.play`` at once: a few dict look-ups and one request, nothing else on that path.
 A press on a sound still loading is remembered and played when its ``audio_loaded`` arrives,
-if that is within :data:`PLAY_ON_LOAD_S`. A sound is played only after the host reported it
-``loaded`` (AUD-18). ``cache_full`` unloads the least recently played sound and loads again
-once; ``unknown_sound`` (a host that lost its cache, docs/protocol-notes.md#r21) loads again and
-plays once. What to do on each failure comes from :mod:`cueboard.core.policy`.
+if that is within :data:`PLAY_ON_LOAD_S`. A person's presses always go out, at most
+:data:`~cueboard.core.pacing.PRESSES_PER_S` a second for one sound: the rest coalesce into one
+at the sound's next free moment (:mod:`cueboard.core.pacing`). A sound is played only after the
+host reported it ``loaded`` (AUD-18). ``cache_full`` unloads the least recently played sound
+and loads again once; ``unknown_sound`` (a host that lost its cache,
+docs/protocol-notes.md#r21) loads again and plays once. What to do on each failure comes from
+:mod:`cueboard.core.policy`.
 """
 
 from __future__ import annotations

@@ -65,3 +65,14 @@ def test_a_press_past_the_pace_is_replaced_by_the_next_one() -> None:
     assert pacer.hold("a", "second") == []
     assert pacer.due(WAKE + "a") == ("a", "second")
     assert pacer.due(WAKE + "a") is None
+
+
+def test_the_waiting_press_goes_out_at_the_moment_its_wake_names() -> None:
+    pacer: Pacer[str] = Pacer(per_s=1)
+    start = 7.5806694126546725  # start + 1.0 - 1.0 < start in floating point
+    assert pacer.admit("a", start)
+    assert not pacer.admit("a", start)
+    (wake,) = pacer.hold("a", "later")
+    assert isinstance(wake, Wake)
+    assert pacer.due(wake.key) == ("a", "later")
+    assert pacer.admit("a", wake.at)  # not held again at the same moment, for ever
