@@ -1,10 +1,13 @@
 """command_invoked -> audio.play latency at vrosdev's socket, idle and while icons decode.
 
-    .venv/bin/python bench/bench_latency.py [--samples 1000] [--gap-ms 5] [--budget-s 80]
+    .venv/bin/python bench/bench_latency.py [--samples 1000] [--gap-ms 10] [--budget-s 80]
 
 vrosdev runs in this process (``vrosdev.launcher.run_extension`` with a driver, as
 ``tests/e2e/harness.py`` runs a script); the real Cueboard runs as its own process. The driver
-sends ``command_invoked play-slot-1`` and each latency runs from just before ``Connection.emit``
+sends ``command_invoked play-slot-N``, N running over the page's 12 slots so that no sound is
+pressed more than 10 times a second (a person's presses for one sound are paced at that,
+``extension/cueboard/core/pacing.py``: this bench measures presses, not the pace), and each
+latency runs from just before ``Connection.emit``
 to the moment the matching ``audio.play`` request line has been parsed by the host (a
 ``host.on_request`` watcher), both read with ``time.perf_counter_ns``. A figure therefore holds
 one socket hop each way, the extension's whole path and the host's parse of the request line.
@@ -74,7 +77,7 @@ DECODE_ENV = "CUEBOARD_ICON_DECODE"
 STAMPS_ENV = "BENCH_LATENCY_STAMPS"
 WINDOW_TIMEOUT_S = 60.0
 WARM_UP = 20
-COMMAND = "play-slot-1"
+COMMANDS = tuple(f"play-slot-{n}" for n in range(1, 13))  # one page: each loaded ahead
 
 # -- the extensions ------------------------------------------------------------------------------
 
@@ -322,6 +325,7 @@ class Probe:
 
     waiter: anyio.Event | None = None
     play_at: int = 0
+    presses: int = 0  # invocations sent: which slot the next one presses
     puts: list[int] = field(default_factory=list[int])
     traffic: Counter[str] | None = None  # every request by method.op, while counting
 
@@ -370,7 +374,8 @@ async def one_invocation(host: ExtensionHost, probe: Probe) -> Sample | None:
     waiter = anyio.Event()
     probe.waiter = waiter
     puts_before = len(probe.puts)
-    event = {"event": "command_invoked", "command": COMMAND}
+    event = {"event": "command_invoked", "command": COMMANDS[probe.presses % len(COMMANDS)]}
+    probe.presses += 1
     sent = time.perf_counter_ns()
     await conn.emit(event)
     with anyio.move_on_after(1.0):
@@ -596,7 +601,7 @@ def main() -> int:
     parser.add_argument(
         "--budget-s", type=float, default=80.0, help="no extra launch after this (80)"
     )
-    parser.add_argument("--gap-ms", type=float, default=5.0, help="pause after each play (5)")
+    parser.add_argument("--gap-ms", type=float, default=10.0, help="pause after each play (10)")
     args = parser.parse_args()
     started = time.perf_counter()
 

@@ -41,6 +41,7 @@ from .inputs import (
 )
 from .link_import import FetchFailed, FetchProgress, SoundFetched
 from .overlay import blank_icon_asset, channels_text
+from .pacing import WAKE as PACE_WAKE
 from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
@@ -104,6 +105,8 @@ class CueboardCore:
         match item:
             case Reply():
                 out = self.tracker.on_reply(item, now)
+                if self.importer.waiting:  # a load's reply may apply an audio_loaded it overtook
+                    out += self.importer.after_load(self)
             case Failure():
                 out = self.tracker.on_failure(item, now)
             case Tick():
@@ -168,6 +171,8 @@ class CueboardCore:
         key = tick.key
         if key.startswith(RETRY_WAKE):
             return self.tracker.on_tick(tick)
+        if key.startswith(PACE_WAKE):
+            return self.board.paced(key, now)
         if key == VIEWS:
             self._views_at = None
             return self.refresh(now)
@@ -239,8 +244,9 @@ class CueboardCore:
         if self.board.audio_granted:
             out += self.pre_arm(now)
         out += self.tracker.request(
-            now, "assets", assets.AssetPut, expect=assets.AssetOk, **blank_icon_asset()
-        )
+            now, "assets", assets.AssetPut, expect=assets.AssetOk, done=self.icons.blank_put,
+            **blank_icon_asset(),
+        )  # fmt: skip
         out += self._subscribe(now)
         if self.host_facts is not None:
             out += self.deck_effects(self.deck.connected(self.host_facts), now)
@@ -362,7 +368,8 @@ class CueboardCore:
         if cat is None:
             return []
         board = self.board
-        self.props.update("overlay", overlay_values(board, cat, self.icons.shown, now=now))
+        shown, blank = self.icons.shown, self.icons.blank_ok
+        self.props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
         dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
         dash["import-progress"] = self.importer.progress_text(self)
         if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
@@ -423,7 +430,8 @@ class CueboardCore:
         if playing is not None and self.catalog is not None:
             gains = dict(playing.channels)
             channels = channels_text(self.catalog, gains.get("soundboard", 0), gains.get("mic"))
-        out = self.toast.show(name, now, channels=channels, icon=self.icons.shown.get(rel))
+        icon, blank = self.icons.shown.get(rel), self.icons.blank_ok
+        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
         if self._status_at is None:
             self._status_at = now + STATUS_RECONCILE_S
             out.append(Wake(STATUS, self._status_at))

@@ -4,6 +4,11 @@ A sound is played only after the host reported it ``loaded`` (AUD-18). ``cache_f
 the least recently played sound and loads again once; a load that failed for a reason that says
 nothing about the file (the host busy or gone) is tried again on the next occasion; one that
 failed on the file is not, until the file changes (no retry storm).
+
+An ``audio_loaded`` may reach the core before the ``load`` reply that names its sound id (the
+two travel apart from the host's socket to here): an event for an id no sound holds yet is
+kept, a bounded few, and applied when a load's reply names that id, so the tile ends the same
+whichever came first.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ __all__ = ["PLAY_ON_LOAD_S", "ensure_loaded", "on_audio_loaded"]
 
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
 RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
+EARLY_KEPT = 64  # audio_loaded events kept for a sound id no load reply has named yet
 
 
 def ensure_loaded(
@@ -61,6 +67,9 @@ def _load(
                 board.by_id.pop(st.sound_id, None)
             st.sound_id = sound_id
             board.by_id[sound_id] = rel
+            early = board.early.pop(sound_id, None)
+            if early is not None:  # the event overtook this reply
+                return on_audio_loaded(board, sound_id, early, outcome.now)
             return []
         if outcome.rule is not None and outcome.rule.action is Action.MAKE_ROOM:
             return _cache_full(board, st, outcome.now)
@@ -96,6 +105,13 @@ def _failed(
 def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) -> list[Effect]:
     rel = board.by_id.get(sound_id)
     st = board.states.get(rel) if rel else None
+    if rel is None and any(
+        s.status == "loading" and s.sound_id is None for s in board.states.values()
+    ):
+        board.early[sound_id] = outcome  # a load's reply may name it yet
+        while len(board.early) > EARLY_KEPT:
+            del board.early[next(iter(board.early))]
+        return []
     if st is None or st.sound_id != sound_id or st.status != "loading":
         return []  # an outcome for a load we replaced, or a sound no longer in the library
     if isinstance(outcome, audio.Loaded):
