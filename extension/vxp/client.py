@@ -237,9 +237,10 @@ class Client(Namespaces):
         """Events in arrival order. Ends when the connection ends; an unexpected end raises
         :class:`ConnectionClosed` once, after the events that came before it. Answers to
         :meth:`submit` are not here: a program that submits reads :meth:`incoming` instead."""
-        async for item in self.incoming():
+        async for item in self._incoming_receive:
             if isinstance(item, HostEvent):
                 yield item.event
+        self._surface_end()
 
     async def incoming(self) -> AsyncIterator[Incoming]:
         """Everything the host sends, in the order its bytes arrived: events, and the answers
@@ -249,6 +250,9 @@ class Client(Namespaces):
         reader: two loops at once share the items between them."""
         async for item in self._incoming_receive:
             yield item
+        self._surface_end()
+
+    def _surface_end(self) -> None:
         if self.closed_reason is not None and not self._closing and not self._surfaced:
             self._surfaced = True
             raise ConnectionClosed(self.closed_reason)
