@@ -16,4 +16,7 @@ Where things are:
   :mod:`.overlay` the values shown; :mod:`.panels` panel callback dispatch; :mod:`.toast`.
 * :mod:`.deck` — the media deck (its own package).
 * :mod:`.inputs` — what the runtime reports besides host events, and the jobs it runs.
+* Values the core decides with: :mod:`.contract` (the panels' contract and its encoding),
+  :mod:`.settings`, :mod:`.commands`, :mod:`.library`, :mod:`.i18n` (a catalog already read),
+  :mod:`.asset_table`, :mod:`.media_urls`.
 """

@@ -16,10 +16,10 @@ import logging
 from pathlib import Path
 from random import Random
 
-from cueboard.commands import STATIC_COMMANDS, favourite_command
-from cueboard.contract import StatusLevel
-from cueboard.i18n import Catalog
-from cueboard.settings import Settings
+from cueboard.core.commands import STATIC_COMMANDS, favourite_command
+from cueboard.core.contract import StatusLevel
+from cueboard.core.i18n import Catalog
+from cueboard.core.settings import Settings
 from vxp.models import assets, bus, commands, settings
 
 from . import backup, handlers

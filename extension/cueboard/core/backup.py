@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cueboard.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
-from cueboard.contract import StatusLevel
+from cueboard.core.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
+from cueboard.core.contract import StatusLevel
 
 from .effects import Effect, Log, Notice
 from .prefs import MODES, SoundPrefs

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

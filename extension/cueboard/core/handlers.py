@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cueboard.commands import favourite_command, slot_of
-from cueboard.contract import StatusLevel
+from cueboard.core.commands import favourite_command, slot_of
+from cueboard.core.contract import StatusLevel
 from vxp.models import audio, bus, commands, events, kv
 
 from . import sound_editor

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 
 from .effects import Effect, Notice
 from .link_import import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cueboard.i18n import Catalog
-from cueboard.library import Library
+from cueboard.core.i18n import Catalog
+from cueboard.core.library import Library
 from vxp.models.handshake import Welcome
 from vxp.version import Version
 

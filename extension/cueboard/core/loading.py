@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from vxp.models import audio
 
 from .effects import Effect, Log, Notice

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from random import Random
 
-from cueboard.i18n import msgid
+from cueboard.core.i18n import msgid
 
 from .effects import HostFailure
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from cueboard.contract import StatusLevel
-from cueboard.library import Library, Sound
-from cueboard.settings import Settings
+from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Library, Sound
+from cueboard.core.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
@@ -97,7 +97,6 @@ class Soundboard:
         self.folder_missing: str | None = None  # the configured sounds folder, not there
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
-        self.plays_sent = 0
         self._plays: dict[Hashable, Prepared] = {}
 
     # -- library --------------------------------------------------------------------------
@@ -330,7 +329,6 @@ class Soundboard:
             channel = "mic" if outcome.code == "no_endpoint" else ""
             return [notice_for(outcome, name=st.sound.name, channel=channel)]
         st.reloaded = False
-        self.plays_sent += 1
         now = outcome.now
         st.last_played = now
         ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000

@@ -38,7 +38,7 @@ from cueboard.core.inputs import (
     Watch,
 )
 from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp.client import Answered, HostEvent, Incoming, RequestFailed
 
 from . import files
@@ -149,7 +149,7 @@ class Shell:
                 case ReadFile() if tg is not None:
                     tg.start_soon(files.read_file, effect, self.feed)
                 case LoadCatalog(locale=locale):
-                    self.feed(CatalogLoaded(Catalog.load(locale)))
+                    self.feed(CatalogLoaded(load_catalog(locale)))
                 case CountTasks():
                     tasks = tg.running if tg is not None else 0
                     self.feed(TaskCounts(tasks, len(self._timers)))
@@ -205,7 +205,7 @@ class Shell:
         :class:`vxp.ConnectionClosed`)."""
         self.client = client
         lost: vxp.ConnectionClosed | None = None
-        catalog = Catalog.load(client.welcome.locale)
+        catalog = load_catalog(client.welcome.locale)
         self._fail_unsent()
         async with anyio.create_task_group() as task_group:
             tg = self._tg = CountedTasks(task_group)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cueboard.contract import DECK_SLOTS
+from cueboard.core.contract import DECK_SLOTS
 from cueboard.core.effects import Failure, HostFailure, Reply, Send, Tickets
 from vxp.version import Version
 

@@ -10,9 +10,9 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import HostFailure, Log, Notice
-from cueboard.i18n import Catalog, msgid
+from cueboard.core.i18n import Catalog, msgid
 
 # Catalog keys a shipped catalog may not hold yet, with the English shown until it does.
 FALLBACK_TEXT: Mapping[str, str] = {

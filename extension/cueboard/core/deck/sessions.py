@@ -15,10 +15,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import HostFailure, Log, Notice
-from cueboard.i18n import msgid
-from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url
+from cueboard.core.i18n import msgid
+from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url
 
 from . import notices
 from .context import (

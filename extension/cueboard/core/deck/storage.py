@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from cueboard.core.effects import HostFailure, Log
-from cueboard.i18n import msgid
-from cueboard.media_urls import CheckedUrl, DeckInputError
+from cueboard.core.i18n import msgid
+from cueboard.core.media_urls import CheckedUrl, DeckInputError
 from vxp.secret import Secret
 
 from .context import DeckState, Step, ask
