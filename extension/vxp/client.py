@@ -131,7 +131,7 @@ class Client(Namespaces):
         send, receive = anyio.create_memory_object_stream[Incoming](math.inf)
         self._incoming_send: MemoryObjectSendStream[Incoming] = send
         self._incoming_receive: MemoryObjectReceiveStream[Incoming] = receive
-        # submitted requests: id -> tag, and their deadlines (id, oldest first)
+        # submitted requests: id -> (tag, namespace); their deadlines, a heap of (when, id)
         self._tagged: dict[int, tuple[object, str]] = {}
         self._deadlines: list[tuple[float, int]] = []
         self._deadline_changed = anyio.Event()
