@@ -232,8 +232,6 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     for ts, injected in faults:
         if pair not in USER_PAIRS or not user_asked(t, ts) or got_it_after(t, injected, ts):
             continue
-        if dismissed_near(t, ts):
-            continue  # the person cleared the status line themselves, in the same moment
         if not status_notice_after(t, ts):
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")
@@ -285,16 +283,6 @@ def got_it_after(t: Transcript, injected: dict[str, Any], at: float, within: flo
             if isinstance(result, dict) and result.get("result") not in (None, "err"):
                 return True
     return False
-
-
-def dismissed_near(t: Transcript, at: float, within: float = USER_WITHIN_S) -> bool:
-    """A ``dismiss-status`` click within ``within`` of the failure: events and answers travel
-    separately, so the click may be handled after the notice it was sent before."""
-    return any(
-        "dismiss-status" in str(x["note"]) and abs(x["t"] - at) <= within
-        for x in t.lines
-        if "note" in x
-    )
 
 
 def user_asked(t: Transcript, at: float, within: float = USER_WITHIN_S) -> bool:
