@@ -38,19 +38,13 @@ def strip_line(line: bytes) -> bytes:
         line = stripped
 
 
-# From this size a line is copied out through a view: bytes(buf[a:b]) copies twice and, for a
-# line of megabytes (an assets put), costs about 20x one copy (bench_frames.py, large line),
-# while for the usual short line the view's setup costs more than it saves.
-_LARGE_LINE = 64 * 1024
-
-
-def _copy_out(buf: bytearray, begin: int, end: int) -> bytes:
-    with memoryview(buf) as view:
-        return view[begin:end].tobytes()
-
-
 class FrameDecoder:
-    """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken."""
+    """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken.
+
+    The fed bytes are split in one C pass; a line that arrived in pieces is the buffered
+    head plus the first piece, copied out once. A line that is already a bare object
+    (``{`` … ``}``, the usual case) needs no stripping: nothing strippable can end it.
+    """
 
     __slots__ = ("_broken", "_buffer", "max_frame_bytes")
 
@@ -67,29 +61,32 @@ class FrameDecoder:
         """Return every complete, non-empty, stripped line; raise once a frame is too large."""
         if self._broken:
             raise FrameTooLarge(self.max_frame_bytes)
+        if type(data) is not bytes:
+            data = bytes(data)
+        parts = data.split(b"\n")
+        tail = parts.pop()
+        limit = self.max_frame_bytes
         buf = self._buffer
-        start_scan = len(buf)
-        buf += data
+        if parts and buf:
+            buf += parts[0]
+            parts[0] = bytes(buf)
+            buf = self._buffer = bytearray()
         frames: list[bytes] = []
-        begin = 0
-        pos = buf.find(b"\n", start_scan)
-        while pos != -1:
-            if pos - begin > self.max_frame_bytes + PADDING_SLACK:
-                self._fail()
-            if pos - begin < _LARGE_LINE:
-                line = strip_line(bytes(buf[begin:pos]))
-            else:
-                line = strip_line(_copy_out(buf, begin, pos))
-            if len(line) > self.max_frame_bytes:
-                self._fail()
+        for line in parts:
+            if len(line) > limit:
+                if len(line) > limit + PADDING_SLACK:
+                    self._fail()
+                line = strip_line(line)
+                if len(line) > limit:
+                    self._fail()
+            elif line[:1] != b"{" or line[-1:] != b"}":
+                line = strip_line(line)
             if line:
                 frames.append(line)
-            begin = pos + 1
-            pos = buf.find(b"\n", begin)
-        if begin:
-            del buf[:begin]
-        if len(buf) > self.max_frame_bytes + PADDING_SLACK:
-            self._fail()
+        if tail:
+            buf += tail
+            if len(buf) > limit + PADDING_SLACK:
+                self._fail()
         return frames
 
     def _fail(self) -> None:
