@@ -42,8 +42,9 @@ class FrameDecoder:
     """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken.
 
     The fed bytes are split in one C pass; a line that arrived in pieces is the buffered
-    head plus the first piece, copied out once. A line that is already a bare object
-    (``{`` … ``}``, the usual case) needs no stripping: nothing strippable can end it.
+    head plus the first piece, copied out once. When every line is already a bare object
+    (``{`` … ``}``, the usual case: nothing strippable can end it) within the limit, the
+    split is the answer; otherwise each line is stripped and checked.
     """
 
     __slots__ = ("_broken", "_buffer", "max_frame_bytes")
@@ -61,33 +62,37 @@ class FrameDecoder:
         """Return every complete, non-empty, stripped line; raise once a frame is too large."""
         if self._broken:
             raise FrameTooLarge(self.max_frame_bytes)
-        if type(data) is not bytes:
-            data = bytes(data)
-        parts = data.split(b"\n")
-        tail = parts.pop()
-        limit = self.max_frame_bytes
+        lines = (data if type(data) is bytes else bytes(data)).split(b"\n")
+        tail = lines.pop()
         buf = self._buffer
-        if parts and buf:
-            buf += parts[0]
-            parts[0] = bytes(buf)
+        if buf and lines:
+            buf += lines[0]
+            lines[0] = bytes(buf)
             buf = self._buffer = bytearray()
-        frames: list[bytes] = []
-        for line in parts:
-            if len(line) > limit:
-                if len(line) > limit + PADDING_SLACK:
-                    self._fail()
-                line = strip_line(line)
-                if len(line) > limit:
-                    self._fail()
-            elif line[:1] != b"{" or line[-1:] != b"}":
-                line = strip_line(line)
-            if line:
-                frames.append(line)
+        limit = self.max_frame_bytes
+        for line in lines:
+            if len(line) > limit or line[:1] != b"{" or line[-1:] != b"}":
+                lines = self._clean(lines)
+                break
         if tail:
             buf += tail
             if len(buf) > limit + PADDING_SLACK:
                 self._fail()
-        return frames
+        return lines
+
+    def _clean(self, raw_lines: list[bytes]) -> list[bytes]:
+        """Lines with padding, empty ones or one over the limit: each stripped and checked."""
+        limit = self.max_frame_bytes
+        lines: list[bytes] = []
+        for raw in raw_lines:
+            if len(raw) > limit + PADDING_SLACK:
+                self._fail()
+            line = strip_line(raw)
+            if len(line) > limit:
+                self._fail()
+            if line:
+                lines.append(line)
+        return lines
 
     def _fail(self) -> None:
         self._broken = True

@@ -38,7 +38,7 @@ from .secret import Secret
 from .version import CLIENT_VERSION, Version, fields_newer_than
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from pydantic import BaseModel, ValidationError
 
     from .models.handshake import Welcome
 
@@ -212,18 +212,22 @@ class Session:
             return self._close(str(exc))
         out: list[SessionEvent] = []
         pending = self._pending
+        ready = self.state is State.READY
         for line in lines:
             try:
                 frame: Any = _from_json(line)
             except ValueError:
                 out.append(HostViolation("a frame is not JSON (E-5)"))
                 continue
-            if type(frame) is dict and self.state is State.READY:
+            if ready and type(frame) is dict:
                 msg: dict[str, Any] = frame  # pyright: ignore[reportUnknownVariableType]
                 if msg.get("jsonrpc") == "2.0":
                     if "method" in msg:
                         if msg["method"] == "event" and "id" not in msg:
-                            self._event(msg.get("params"), out)
+                            try:
+                                out.append(EventReceived(_validate_event(msg.get("params"))))
+                            except _ValidationError as exc:
+                                out.append(_malformed_event(exc))
                             continue
                     elif "result" in msg and "error" not in msg:
                         rid = msg.get("id")
@@ -233,6 +237,7 @@ class Session:
             self._handle_frame(frame, out)
             if self.closed:
                 break
+            ready = self.state is State.READY
         return out
 
     @property
@@ -287,13 +292,10 @@ class Session:
         if self.state is not State.READY:
             out.append(HostViolation("an event before welcome (H-1)"))
             return
-        self._event(msg.get("params"), out)
-
-    def _event(self, params: Any, out: list[SessionEvent]) -> None:
         try:
-            out.append(EventReceived(_validate_event(params)))
+            out.append(EventReceived(_validate_event(msg.get("params"))))
         except _ValidationError as exc:
-            out.append(HostViolation(f"a malformed event: {validation_summary(exc)}"))
+            out.append(_malformed_event(exc))
 
     def _handle_response(self, msg: dict[str, Any], out: list[SessionEvent]) -> None:
         rid = msg.get("id")
@@ -357,6 +359,10 @@ class Session:
             out.extend(self._close(f"hello rejected: {result.code}"))
         else:
             out.extend(self._close("hello answered with an unknown result"))
+
+
+def _malformed_event(exc: ValidationError) -> HostViolation:
+    return HostViolation(f"a malformed event: {validation_summary(exc)}")
 
 
 def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
