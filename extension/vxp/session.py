@@ -232,7 +232,14 @@ class Session:
                     elif "result" in msg and "error" not in msg:
                         rid = msg.get("id")
                         if type(rid) is int and rid in pending:
-                            self._result(rid, pending.pop(rid), msg["result"], out)
+                            namespace = pending.pop(rid)
+                            validate = _validate_response.get(namespace) or _response_validator(
+                                namespace
+                            )
+                            try:
+                                out.append(Replied(rid, namespace, validate(msg["result"])))
+                            except _ValidationError as exc:
+                                out.extend(_malformed_result(rid, namespace, exc))
                             continue
             self._handle_frame(frame, out)
             if self.closed:
@@ -315,16 +322,11 @@ class Session:
         if "error" in msg:
             out.append(Failed(rid, namespace, _protocol_error(msg["error"], namespace)))
             return
-        self._result(rid, namespace, msg["result"], out)
-
-    def _result(self, rid: int, namespace: str, result: Any, out: list[SessionEvent]) -> None:
         validate = _validate_response.get(namespace) or _response_validator(namespace)
         try:
-            out.append(Replied(rid, namespace, validate(result)))
+            out.append(Replied(rid, namespace, validate(msg["result"])))
         except _ValidationError as exc:
-            brief = validation_summary(exc)
-            out.append(HostViolation(f"{namespace}: a malformed response: {brief}"))
-            out.append(Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")))
+            out.extend(_malformed_result(rid, namespace, exc))
 
     def _handle_hello_response(
         self, rid: Any, msg: dict[str, Any], out: list[SessionEvent]
@@ -363,6 +365,16 @@ class Session:
 
 def _malformed_event(exc: ValidationError) -> HostViolation:
     return HostViolation(f"a malformed event: {validation_summary(exc)}")
+
+
+def _malformed_result(
+    rid: int, namespace: str, exc: ValidationError
+) -> tuple[HostViolation, Failed]:
+    brief = validation_summary(exc)
+    return (
+        HostViolation(f"{namespace}: a malformed response: {brief}"),
+        Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")),
+    )
 
 
 def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
