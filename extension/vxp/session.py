@@ -113,6 +113,10 @@ SessionEvent = (
     HelloAccepted | HelloRefused | Replied | Failed | EventReceived | HostViolation | Closed
 )
 
+# A named tuple's generated ``__new__`` is a Python function; for the one or two built per
+# frame, ``tuple.__new__(Cls, (items))`` builds the same value in well under its time.
+_new: Any = tuple.__new__  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
+
 _HELLO_ID = 1
 
 
@@ -225,7 +229,8 @@ class Session:
                     if "method" in msg:
                         if msg["method"] == "event" and "id" not in msg:
                             try:
-                                out.append(EventReceived(_validate_event(msg.get("params"))))
+                                event = _validate_event(msg.get("params"))
+                                out.append(_new(EventReceived, (event,)))
                             except _ValidationError as exc:
                                 out.append(_malformed_event(exc))
                             continue
@@ -237,7 +242,8 @@ class Session:
                                 namespace
                             )
                             try:
-                                out.append(Replied(rid, namespace, validate(msg["result"])))
+                                result = validate(msg["result"])
+                                out.append(_new(Replied, (rid, namespace, result)))
                             except _ValidationError as exc:
                                 out.extend(_malformed_result(rid, namespace, exc))
                             continue

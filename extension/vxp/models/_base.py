@@ -121,7 +121,7 @@ def tag_of(field: str, *members: type[BaseModel]) -> Discriminator:
         # tag) is two lookups; anything else takes the careful path.
         if type(value) is dict:
             tag: object = value.get(field)  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
-            if type(tag) is str:
+            if type(tag) is str:  # pyright: ignore[reportUnknownArgumentType]
                 return tags.get(tag, UNKNOWN_TAG)
         return _careful(value)
 
