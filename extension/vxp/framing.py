@@ -71,7 +71,8 @@ class FrameDecoder:
         buf = self._buffer
         if len(data) > _SCAN_FIRST and data.find(b"\n") == -1:
             # A piece of a long line: find looks for a newline at memchr speed, where split
-            # walks the bytes one by one (5x the cost of buffering a 2.6 MB line).
+            # walks the bytes one by one (on a put of megabytes, several times the cost of
+            # buffering it: bench_frames.py, large line).
             buf += data
             if len(buf) > self.max_frame_bytes + PADDING_SLACK:
                 self._fail()
