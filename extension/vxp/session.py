@@ -419,9 +419,18 @@ def _load_pydantic() -> None:
 # the first message that needs it.
 
 
+def _validator_of(adapter: Any) -> Any:
+    from pydantic_core import SchemaValidator
+
+    validator = adapter.validator
+    if isinstance(validator, SchemaValidator):
+        return validator.validate_python
+    return adapter.validate_python  # not built yet (deferred) or wrapped by a plugin
+
+
 def _first_event(params: Any) -> Any:
     global _validate_event
-    _validate_event = _registry.event_adapter().validator.validate_python
+    _validate_event = _validator_of(_registry.event_adapter())
     return _validate_event(params)
 
 
@@ -430,6 +439,6 @@ _validate_response: dict[str, Any] = {}
 
 
 def _response_validator(namespace: str) -> Any:
-    validate = _registry.NAMESPACES[namespace].response.validator.validate_python
+    validate = _validator_of(_registry.NAMESPACES[namespace].response)
     _validate_response[namespace] = validate
     return validate
