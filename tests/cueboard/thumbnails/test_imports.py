@@ -39,13 +39,14 @@ def _icons(directory: Path) -> list[Path]:
 
 def test_decoding_local_files_imports_nothing_for_urls(tmp_path: Path) -> None:
     """The package imports anyio, httpx and the URL cache only when a URL is fetched, numpy
-    only for 16-bit greyscale and imageio only for clips: decoding every kind of local image
-    loads none of them. (PyAV loads for the JPEG: its decoder checks the scan is whole.)"""
+    only for 16-bit greyscale, imageio only for clips, and PyAV for a JPEG only when its
+    Huffman codes do not walk whole (jpegwalk.py): decoding every kind of whole local image
+    loads none of them."""
     paths = _icons(tmp_path)
     code = (
         "import sys; from pathlib import Path; import cueboard.workers.thumbnails as t;"
         "frames = [len(t.decode_file(Path(p)).frames) for p in sys.argv[1:]];"
-        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'cueboard.workers.thumbnails.cache');"
+        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'av', 'cueboard.workers.thumbnails.cache');"
         "print(frames, [m for m in mods if m in sys.modules])"
     )
     out = subprocess.run(
