@@ -84,3 +84,20 @@ def test_public_surface_is_pinned() -> None:
         "load_source",
         "read_local",
     ]
+
+
+def test_after_the_warm_up_a_first_icon_imports_nothing(tmp_path: Path) -> None:
+    """The worker's warm-up (run while start-up runs) imports what the first icons need, the
+    JPEG check's PyAV included: decoding every kind of local image imports nothing more."""
+    paths = _icons(tmp_path)
+    code = (
+        "import sys; from pathlib import Path; import cueboard.workers.thumbnails as t;"
+        "from cueboard.workers.thumbnails.warm import warm_up; warm_up();"
+        "before = set(sys.modules); print('av' in before);"
+        "frames = [len(t.decode_file(Path(p)).put_params()['frames']) for p in sys.argv[1:]];"
+        "print(frames, sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split("\n")[:2] == ["True", "[3, 3, 3, 1, 1] []"]

@@ -12,25 +12,25 @@ a large image) is left to FFmpeg, so what is refused is what FFmpeg refuses.
 from __future__ import annotations
 
 import struct
+from array import array
 
 # Larger images go to FFmpeg, whose 1/8-scale decode beats a walk in Python.
 MAX_WALK_PIXELS = 256 * 256
-_INVALID = 0
 _PAD = b"\x00\x00\x00\x00"
 # Built decoding tables by their DHT bytes: most encoders use the same few tables.
-_TABLES: dict[tuple[bool, bytes], list[int]] = {}
-_EOB = 1 << 12  # an AC entry's coefficient step that ends the block
+_TABLES: dict[tuple[bool, bytes], array[int]] = {}
+_ZRL, _EOB = 32, 64  # entry flags: a run of 16 zeros; the end of the block
 
 
-def _table(counts: bytes, symbols: bytes, ac: bool) -> list[int] | None:
-    """A 16-bit lookup table: entry = bits consumed (code and magnitude) | 32 for a run of
-    16 zeros | step << 6, where step is how far the coefficient index moves (DC: 0); 0 for a
-    code not in the table."""
+def _table(counts: bytes, symbols: bytes, ac: bool) -> array[int] | None:
+    """A lookup table by the next 16 bits: entry = bits consumed (code and magnitude) | flags
+    | step << 7, where step is how far the coefficient index moves (DC: 0; the end of a block:
+    past the last); 0 for a code not in the table. 128 KiB, unsigned shorts."""
     key = (ac, counts + symbols)
     table = _TABLES.get(key)
     if table is not None:
         return table
-    table = [_INVALID] * 65536
+    table = array("H", bytes(2 * 65536))
     code, index = 0, 0
     for length in range(1, 17):
         for _ in range(counts[length - 1]):
@@ -44,14 +44,16 @@ def _table(counts: bytes, symbols: bytes, ac: bool) -> list[int] | None:
                     return None  # not a baseline symbol: left to FFmpeg
                 if size > 10:
                     return None
-                step = _EOB if symbol == 0 else run + 1 if size else 16
+                step = 64 if symbol == 0 else run + 1 if size else 16
             else:
                 if symbol > 11:
                     return None
                 size, step = symbol, 0
-            entry = (length + size) | (32 if symbol == 0xF0 else 0) | step << 6
+            flags = _ZRL if symbol == 0xF0 else _EOB if ac and symbol == 0 else 0
             start = code << (16 - length)
-            table[start : start + (1 << (16 - length))] = [entry] * (1 << (16 - length))
+            table[start : start + (1 << (16 - length))] = array(
+                "H", [(length + size) | flags | step << 7]
+            ) * (1 << (16 - length))
             code += 1
         code <<= 1
     if len(_TABLES) > 64:
@@ -73,7 +75,7 @@ def baseline_scan_is_whole(data: bytes) -> bool:
 def _walk(data: bytes) -> bool:
     if data[:2] != b"\xff\xd8":
         return False
-    tables: dict[int, list[int]] = {}  # class << 4 | id
+    tables: dict[int, array[int]] = {}  # class << 4 | id
     frame: list[tuple[int, int, int]] = []  # (component id, h, v)
     width = height = interval = 0
     pos = 2
@@ -130,7 +132,7 @@ def _walk_scan(
     pos: int,
     header: bytes,
     frame: list[tuple[int, int, int]],
-    tables: dict[int, list[int]],
+    tables: dict[int, array[int]],
     width: int,
     height: int,
     interval: int,
@@ -138,7 +140,7 @@ def _walk_scan(
     count = header[0]
     if not frame or count != len(frame) or header[1 + 2 * count :] != b"\x00\x3f\x00":
         return False
-    blocks: list[tuple[list[int], list[int]]] = []  # (DC table, AC table) per block of an MCU
+    blocks: list[tuple[array[int], array[int]]] = []  # (DC table, AC table) per block of an MCU
     for k, (ident, h, v) in enumerate(frame):
         if header[1 + 2 * k] != ident:
             return False
@@ -187,7 +189,7 @@ def _segments(data: bytes, pos: int) -> list[bytes] | None:
         start = pos
 
 
-def _walk_segment(segment: bytes, mcus: int, blocks: list[tuple[list[int], list[int]]]) -> bool:
+def _walk_segment(segment: bytes, mcus: int, blocks: list[tuple[array[int], array[int]]]) -> bool:
     """Every block of `mcus` MCUs decodes from `segment`, ending within its last byte."""
     end = len(segment) * 8
     data = segment + _PAD
@@ -206,8 +208,8 @@ def _walk_segment(segment: bytes, mcus: int, blocks: list[tuple[list[int], list[
                 if not entry:
                     return False
                 at += entry & 31
-                k += entry >> 6
-            if 64 < k < _EOB and not entry & 32:
+                k += entry >> 7
+            if k > 64 and not entry & (_ZRL | _EOB):
                 return False  # a coefficient past the 64th (a run of zeros past it is harmless)
         if at > end:
             return False
