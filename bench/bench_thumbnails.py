@@ -7,9 +7,9 @@ photo, RGBA PNG), many small icons (48 stills and short animations of 48-96 px),
 64x64 GIF, and a 2048x1536 40-frame GIF.
 
 Time: CPU time (time.process_time) of every pipeline in one fresh child process per workload,
-imports done before timing, median of `--runs` runs after one warm-up pass each; a run repeats
-its pass over a short workload for at least MIN_RUN_S, the pipelines taking turns pass by pass
-in a rotating order.
+warmed as the runtime warms its icon worker (cueboard.workers.thumbnails.warm) before timing,
+median of `--runs` runs after one warm-up pass each; a run repeats its pass over a short
+workload for at least MIN_RUN_S, the pipelines taking turns pass by pass in a rotating order.
 Memory: each (pipeline, workload) in a fresh child process after the same imports, peak RSS
 growth above the RSS after imports over one run, measured by the kernel
 (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), so allocations made by
@@ -192,14 +192,14 @@ _RUNNERS = {"straightforward": straightforward, "sampled": sampled, "pipeline": 
 
 
 def _import_lazy_decoders() -> None:
-    """What the pipeline imports on its first JPEG or clip, and its base64 encoder on its first
-    put, imported before anything is measured, in every child alike."""
-    import av  # noqa: F401
+    """A warm worker: what the runtime's warm-up imports and opens while start-up runs
+    (Pillow's plugins, the base64 encoder, PyAV with its JPEG decoder), and imageio for clips,
+    done before anything is measured, in every child alike."""
     import imageio.v3  # noqa: F401
 
-    from cueboard.workers.thumbnails.model import b64encode
+    from cueboard.workers.thumbnails.warm import warm_up
 
-    b64encode(b"")
+    warm_up()
 
 
 def child_memory(name: str, paths: list[Path]) -> dict[str, float]:
@@ -419,7 +419,7 @@ def main() -> None:
     )
     print(
         f"CPU time, median of {args.runs} runs after a warm-up (a run: passes over the workload "
-        f"for at least {MIN_RUN_S} s), imports done before timing; peak = VmHWM "
+        f"for at least {MIN_RUN_S} s), the worker warmed before timing; peak = VmHWM "
         "growth above the RSS after imports (one run, fresh process); f = files."
     )
     encoder = "pybase64" if importlib.util.find_spec("pybase64") else "base64 (pybase64 missing)"
