@@ -13,7 +13,11 @@ from PIL import Image
 from cueboard.workers.thumbnails.jpegwalk import MAX_WALK_PIXELS, baseline_scan_is_whole
 
 
-def _jpeg(size: tuple[int, int] = (160, 120), **options: object) -> bytes:
+def _jpeg(**options: object) -> bytes:
+    return _sized_jpeg((160, 120), **options)
+
+
+def _sized_jpeg(size: tuple[int, int], **options: object) -> bytes:
     gradient = Image.linear_gradient("L").resize(size)
     image = Image.merge(
         "RGB", (gradient, gradient.rotate(90), gradient.transpose(Image.Transpose.FLIP_LEFT_RIGHT))
@@ -66,7 +70,7 @@ def test_what_the_walk_does_not_read_is_left_to_ffmpeg() -> None:
     for other in (
         _jpeg(progressive=True),
         _jpeg(mode="CMYK"),
-        _jpeg((side, side)),
+        _sized_jpeg((side, side)),
         b"",
         b"\xff\xd8",
     ):
@@ -79,7 +83,7 @@ def test_every_flipped_byte_the_walk_finds_whole_ffmpeg_finds_whole() -> None:
     import av
     from av.error import InvalidDataError
 
-    data = _jpeg((40, 24), quality=90)
+    data = _sized_jpeg((40, 24), quality=90)
     start = data.index(b"\xff\xda")
     walked = 0
     for index in range(start, len(data)):
