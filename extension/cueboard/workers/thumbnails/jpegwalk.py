@@ -56,7 +56,7 @@ def _table(counts: bytes, symbols: bytes, ac: bool) -> array[int] | None:
             ) * (1 << (16 - length))
             code += 1
         code <<= 1
-    if len(_TABLES) > 64:
+    if len(_TABLES) >= 16:  # at most 2 MiB kept
         _TABLES.clear()
     _TABLES[key] = table
     return table
