@@ -70,7 +70,8 @@ async def run() -> int:
         try:
             async with vxp.connect() as client:
                 connected_once, lost_at, delay = True, None, 0.1
-                shell = shell or _build_shell()
+                if shell is None:
+                    shell = _build_shell()
                 await shell.serve(client)
             if shell.exit_code is not None:
                 log.info("shutting down")
