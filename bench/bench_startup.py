@@ -14,6 +14,8 @@ install's path hooks are paid by every row alike):
   ``json.dumps``, no pydantic: what the SDK could reach if hello needed no pydantic;
 * ``vxp.connect()``: the tiny extension ``async with vxp.connect(): pass`` under
   ``anyio.run``; the listener answers its hello with a welcome and waits for it to exit;
+* ``python -m cueboard``: Cueboard itself, spawned the same way with the same environment;
+  the listener times its hello line, then kills it (no welcome: what follows is not timed);
 * imports alone, spawn to exit: ``import anyio``, ``from pydantic import BaseModel``,
   ``import vxp.client``; they say where the time before hello goes;
 * with ``--candidate DIR``: ``vxp.connect()`` again, with a modified copy of the ``vxp``
@@ -24,8 +26,9 @@ falls on all of them alike); the median of ``--runs`` passes. Then the phases be
 timed inside a child (imports, the first ``Session.start()``, the first ``anyio.run``), and
 ``python -X importtime -c "import vxp.client"``: the ten largest cumulative imports and the
 largest packages by self time.
-Target (issue 2, "Benchmarks"): hello within 8x of the bare interpreter. Timings are printed,
-never asserted.
+Targets: hello within 8x of the bare interpreter (issue 2, "Benchmarks"); Cueboard's hello
+within 1.25x of the ``vxp.connect()`` row (issue 23, goal 1). Timings are printed, never
+asserted.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TARGET_RATIO = 8.0
+CUEBOARD_TARGET_RATIO = 1.25  # Cueboard's hello / the bare SDK's, same run
 ACCEPT_TIMEOUT_S = 15.0
 EXT_ID = "com.cueboard.bench"
 TOKEN = "bench-launch-token"
@@ -127,16 +131,20 @@ class Child:
     connects: bool  # times spawn -> first line at the listener; else spawn -> exit
     answers_welcome: bool = False
     pythonpath: str | None = None  # a candidate copy of the SDK, ahead of the installed one
+    module: str | None = None  # run as ``python -m module`` (``code`` unused); killed after hello
 
 
 BASELINE = "python -c pass (spawn -> exit)"
 SDK = "vxp.connect() hello (spawn -> hello line)"
 SDK_CHILD = Child(SDK, SDK_HELLO, connects=True, answers_welcome=True)
+CUEBOARD = "python -m cueboard hello (spawn -> hello line)"
+CUEBOARD_CHILD = Child(CUEBOARD, "", connects=True, module="cueboard")
 CHILDREN = [
     Child(BASELINE, "pass", connects=False),
     Child("raw socket line, no SDK (spawn -> line)", RAW_LINE, connects=True),
     Child("anyio + hand-built hello (spawn -> line)", ANYIO_HAND_HELLO, connects=True),
     SDK_CHILD,
+    CUEBOARD_CHILD,
     Child("import anyio (spawn -> exit)", "import anyio", connects=False),
     Child(
         "from pydantic import BaseModel (spawn -> exit)", "from pydantic import BaseModel", False
@@ -158,8 +166,9 @@ def child_env(endpoint: Path) -> dict[str, str]:
 def spawn(child: Child, env: dict[str, str]) -> subprocess.Popen[bytes]:
     if child.pythonpath is not None:
         env = {**env, "PYTHONPATH": child.pythonpath}
+    args = ["-m", child.module] if child.module is not None else ["-c", child.code]
     return subprocess.Popen(
-        [sys.executable, "-c", child.code],
+        [sys.executable, *args],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -218,6 +227,10 @@ def time_first_line(child: Child, env: dict[str, str], endpoint: Path) -> float:
             line = read_line(conn)
             elapsed = time.perf_counter() - start
             check_hello(child, line)
+            if child.module is not None:  # an extension that runs on: its hello is all we time
+                proc.kill()
+                proc.communicate()
+                return elapsed
             if child.answers_welcome:
                 conn.sendall(WELCOME)
                 while conn.recv(65536):  # until the client closes after its block
@@ -228,7 +241,7 @@ def time_first_line(child: Child, env: dict[str, str], endpoint: Path) -> float:
 
 def check_hello(child: Child, line: bytes) -> None:
     """The SDK's first frame must be its hello (H-1), or the time measured is of nothing."""
-    if not child.answers_welcome:
+    if not child.answers_welcome and child.module is None:
         return
     frame = json.loads(line)
     params = frame.get("params") or {}
@@ -352,6 +365,13 @@ def print_spawn_table(runs: int, times: dict[str, list[float]]) -> None:
             ratio = median[label] / base
             verdict = "meets" if ratio <= TARGET_RATIO else "MISSES"
             print(f"  {label}: {ratio:.1f}x, {verdict}")
+    if CUEBOARD in median and SDK in median:
+        ratio = median[CUEBOARD] / median[SDK]
+        verdict = "meets" if ratio <= CUEBOARD_TARGET_RATIO else "MISSES"
+        print(
+            f"target: Cueboard's hello within {CUEBOARD_TARGET_RATIO:g}x of the bare SDK's\n"
+            f"  python -m cueboard / vxp.connect(): {ratio:.2f}x, {verdict}"
+        )
 
 
 def main() -> None:
@@ -367,9 +387,11 @@ def main() -> None:
     # Time the start an installed extension has: with bytecode. PYTHONDONTWRITEBYTECODE (set on
     # some machines, this one included) would otherwise recompile every edited module in every
     # child; compileall writes the .pyc files whatever that variable says.
+    import cueboard
     import vxp
 
-    compileall.compile_dir(str(Path(vxp.__file__).parent), quiet=1)
+    for package in (vxp, cueboard):
+        compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
     if args.candidate:
         compileall.compile_dir(args.candidate, quiet=1)
     children = list(CHILDREN)

@@ -1,9 +1,12 @@
 """Cueboard's runtime: the only part of ``cueboard`` that holds a :class:`vxp.Client`.
 
-It connects, serves one connection at a time with :class:`~cueboard.runtime.shell.Shell`, and
-reconnects. A connection that drops without ``shutting_down`` is tried again with backoff for
-up to :data:`RECONNECT_FOR_S`; then Cueboard exits 1 with one clear line. The process also ends
-on ``rejected`` (one line, exit 1) and after ``shutting_down`` (kv flushed, exit 0); nothing the
+It connects first and builds the core after the welcome: hello needs only the SDK, so the core,
+its models and the libraries behind them (the shell's imports) load once the host has answered,
+and the host hears from Cueboard as soon as it would from a bare SDK extension. It serves one
+connection at a time with :class:`~cueboard.runtime.shell.Shell`, and reconnects. A connection
+that drops without ``shutting_down`` is tried again with backoff for up to
+:data:`RECONNECT_FOR_S`; then Cueboard exits 1 with one clear line. The process also ends on
+``rejected`` (one line, exit 1) and after ``shutting_down`` (kv flushed, exit 0); nothing the
 host answers ends it otherwise.
 """
 
@@ -11,19 +14,17 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 
 import vxp
-from cueboard.core.app import CueboardCore
-from cueboard.core.inputs import Disconnected
 
-from .shell import Shell
-from .workers import close_decode_workers
+if TYPE_CHECKING:
+    from .shell import Shell
 
 __all__ = ["RECONNECT_FOR_S", "main", "run"]
 
@@ -47,9 +48,21 @@ def _toast_source() -> str:
         return ""  # no toast panel shipped: no toast
 
 
-async def run() -> int:
+def _build_shell() -> Shell:
+    """The core and its shell, built once for every connection to come."""
+    # Imported here, after the welcome: the core's imports are most of Cueboard's start-up.
+    import random
+
+    from cueboard.core.app import CueboardCore
+
+    from .shell import Shell
+
     core = CueboardCore(rng=random.Random(), data_home=data_home(), toast_source=_toast_source())
-    shell = Shell(core)
+    return Shell(core)
+
+
+async def run() -> int:
+    shell: Shell | None = None
     connected_once = False
     lost_at: float | None = None
     delay = 0.1
@@ -57,6 +70,8 @@ async def run() -> int:
         try:
             async with vxp.connect() as client:
                 connected_once, lost_at, delay = True, None, 0.1
+                if shell is None:
+                    shell = _build_shell()
                 await shell.serve(client)
             if shell.exit_code is not None:
                 log.info("shutting down")
@@ -68,7 +83,7 @@ async def run() -> int:
             print(f"cueboard: {exc}", file=sys.stderr)
             return 1
         except (vxp.ConnectionClosed, vxp.EndpointUnavailable, OSError, TimeoutError) as exc:
-            if not connected_once:
+            if not connected_once or shell is None:
                 print(f"cueboard: cannot reach vrOS: {exc}", file=sys.stderr)
                 return 1
             if shell.exit_code is not None:
@@ -81,6 +96,8 @@ async def run() -> int:
                 )
                 return 1
             log.warning("connection lost (%s); reconnecting", exc)
+            from cueboard.core.inputs import Disconnected  # loaded with the core: no cost
+
             shell.feed(Disconnected())
             await anyio.sleep(delay)
             delay = min(delay * 2, 2.0)
@@ -90,7 +107,10 @@ async def _run_then_end_workers() -> int:
     try:
         return await run()
     finally:
-        await close_decode_workers()
+        # The icon workers start only from the shell's module: not imported, no pool to end.
+        workers = sys.modules.get("cueboard.runtime.workers")
+        if workers is not None:
+            await workers.close_decode_workers()
 
 
 def main() -> int:
