@@ -99,18 +99,19 @@ class Workers:
         self._warm_started = False
 
     async def scan(self, job: Scan) -> None:
-        """The first scan (start-up's) also starts and warms the icon worker process, beside
-        it: the icons it leads to then find the worker ready."""
-        async with anyio.create_task_group() as tg:
-            if self.in_process and not self._warm_started:
+        """The first scan that finds icons also starts and warms the icon worker process,
+        before the core hears of the library: the decodes it asks for then wait behind the
+        warm-up and find the worker ready. A library without icons starts no worker."""
+        async with anyio.create_task_group() as tg, self._scan_lock:
+            started = time.perf_counter()
+            library = await anyio.to_thread.run_sync(scan, job.root)
+            exists = await anyio.to_thread.run_sync(job.root.is_dir)
+            elapsed = (time.perf_counter() - started) * 1000
+            has_icons = any(sound.icon for sound in library.sounds)
+            if self.in_process and has_icons and not self._warm_started:
                 self._warm_started = True
                 tg.start_soon(self._warm_up)
-            async with self._scan_lock:
-                started = time.perf_counter()
-                library = await anyio.to_thread.run_sync(scan, job.root)
-                exists = await anyio.to_thread.run_sync(job.root.is_dir)
-                elapsed = (time.perf_counter() - started) * 1000
-                self._feed(Scanned(library, job.reason, elapsed, exists))
+            self._feed(Scanned(library, job.reason, elapsed, exists))
 
     async def _warm_up(self) -> None:
         """Decodes wait behind the warm-up (the decode lock): it spawns the worker they use."""
