@@ -25,18 +25,22 @@ from vxp.models import assets, bus, commands, settings
 from . import backup, handlers
 from .browse import Browser
 from .deck import DeckCore, HostFacts, deck_props
-from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
-from .icons import IconsDecoded, IconsModel
+from .effects import Effect, Exit, Log, Notice, Scan, Send, Tickets, Wake, Watch
+from .icons import IconsModel
 from .importing import Importer
 from .inputs import (
     CatalogLoaded,
     Connected,
     Disconnected,
-    Exit,
+    Failure,
+    FileRead,
+    FileWritten,
     FolderChanged,
-    Scan,
+    IconsDecoded,
+    Input,
+    Reply,
     Scanned,
-    Watch,
+    Tick,
     default_sounds_folder,
 )
 from .link_import import FetchFailed, FetchProgress, SoundFetched
@@ -98,7 +102,7 @@ class CueboardCore:
 
     # -- the one entry point --------------------------------------------------------------
 
-    def handle(self, item: object, now: float) -> list[Effect]:
+    def handle(self, item: Input, now: float) -> list[Effect]:
         """Everything the runtime feeds in; never raises on what the host says."""
         self.now = now
         match item:
@@ -118,7 +122,7 @@ class CueboardCore:
                 out = self.rescan("files changed")
             case IconsDecoded():
                 out = self.icons.on_decoded(item, now)
-            case backup.FileWritten() | backup.FileRead():
+            case FileWritten() | FileRead():
                 out = backup.on_file(self, item, now)
             case FetchProgress() | SoundFetched() | FetchFailed():
                 out = self.importer.on_input(self, item)

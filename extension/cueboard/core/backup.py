@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cueboard.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
 from cueboard.contract import StatusLevel
 
-from .effects import Effect, Log, Notice
+from .effects import Effect, Log, Notice, ReadFile, WriteFile
+from .inputs import FileRead, FileWritten
 from .prefs import MODES, SoundPrefs
 
 if TYPE_CHECKING:
@@ -48,40 +48,6 @@ FORMAT = "cueboard-backup"
 VERSION = 1
 UNMATCHED_LISTED = 100  # in a bus reply; the count is always whole
 EXPORT, IMPORT = "backup.export", "backup.import"
-
-
-@dataclass(frozen=True, slots=True)
-class WriteFile:
-    """Write ``text`` to ``path`` whole, or not at all; report :class:`FileWritten`."""
-
-    path: Path
-    text: str
-    purpose: str
-    request_id: str | int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ReadFile:
-    """Read ``path`` as UTF-8 (at most a few MiB); report :class:`FileRead`."""
-
-    path: Path
-    purpose: str
-    request_id: str | int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FileWritten:
-    purpose: str
-    request_id: str | int | None
-    error: str | None  # the OS's reason, in words; None when written
-
-
-@dataclass(frozen=True, slots=True)
-class FileRead:
-    purpose: str
-    request_id: str | int | None
-    text: str | None
-    error: str | None  # "missing", or the OS's reason in words
 
 
 def backup_path(core: CueboardCore) -> Path:

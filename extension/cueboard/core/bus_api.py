@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from . import backup
-from .effects import Effect, Log
-from .inputs import CountTasks
+from .effects import CountTasks, Effect, Log
 from .soundboard import PressOptions
 
 if TYPE_CHECKING:

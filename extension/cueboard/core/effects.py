@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cueboard.contract import StatusLevel
+
+from .inputs import Failure, FailureKind, HostFailure, Reply, Tick
+from .link_import import CancelFetch, DiscardSound, FetchSound
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -26,17 +30,28 @@ if TYPE_CHECKING:
     from vxp.prepared import Prepared
 
 __all__ = [
+    "CancelFetch",
+    "CountTasks",
+    "DecodeIcons",
+    "DiscardSound",
     "Effect",
+    "Exit",
     "Failure",
     "FailureKind",
+    "FetchSound",
     "HostFailure",
+    "LoadCatalog",
     "Log",
     "Notice",
+    "ReadFile",
     "Reply",
+    "Scan",
     "Send",
     "Tick",
     "Tickets",
     "Wake",
+    "Watch",
+    "WriteFile",
 ]
 
 
@@ -119,62 +134,89 @@ class Log:
     message: str
 
 
-# -- inputs that answer effects -------------------------------------------------------------
+# -- jobs for the runtime's workers and files ------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Reply:
-    """The namespace's result model for the request with this ticket (never an ``err``)."""
+class Scan:
+    """Scan this folder (off the event loop) and report :class:`~.inputs.Scanned`."""
 
-    ticket: int
-    result: Any
-
-    def __repr__(self) -> str:
-        return f"Reply(#{self.ticket} {getattr(self.result, 'result', '?')})"
-
-
-type FailureKind = Literal["domain", "protocol", "unreadable", "invalid", "timeout", "closed"]
+    root: Path
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class HostFailure:
-    """Why a request got no usable result.
+class Watch:
+    """Watch this folder (and only this one) and report :class:`~.inputs.FolderChanged`."""
 
-    ``domain``: the namespace answered ``err`` (``code`` is its string code, perhaps one this
-    version does not know). ``protocol``: a JSON-RPC error object (``code`` an int: -32001,
-    -32602, -32603 or one we do not know). ``unreadable``: a response the SDK cannot read, such
-    as a result tag from a newer host. ``invalid``: refused locally before sending (``code``
-    the host's code the spec names for it, if any). ``timeout`` and ``closed``: no answer.
-    ``message`` never holds a URL, a token or a secret value.
-    """
-
-    kind: FailureKind
-    code: str | int | None = None
-    message: str = ""
-
-    @property
-    def outcome_unknown(self) -> bool:
-        """The host may have done what was asked: reconcile from what it reports next rather
-        than sending the request again blindly."""
-        if self.kind in ("timeout", "closed", "unreadable"):
-            return True
-        return self.kind == "protocol" and self.code == -32603
+    root: Path
 
 
 @dataclass(frozen=True, slots=True)
-class Failure:
-    ticket: int
-    failure: HostFailure
+class LoadCatalog:
+    """Read this locale's catalog and report :class:`~.inputs.CatalogLoaded`."""
+
+    locale: str
 
 
 @dataclass(frozen=True, slots=True)
-class Tick:
-    """The clock reached a :class:`Wake`'s ``at``."""
+class CountTasks:
+    """Report :class:`~.inputs.TaskCounts` now: the debug topic's figures, which only the
+    runtime knows (a leak of tasks or timers shows as a count that grows between two idle
+    moments)."""
 
-    key: str
-    now: float
+
+@dataclass(frozen=True, slots=True)
+class DecodeIcons:
+    """Decode these icon files (rel path of the sound, file); report
+    :class:`~.inputs.IconsDecoded`."""
+
+    items: tuple[tuple[str, Path], ...]
 
 
-type Effect = object
-"""Send, Notice, Wake and Log, and the effects components add of their own (props, files to
-read or write, jobs for a worker): the runtime dispatches on the type."""
+@dataclass(frozen=True, slots=True)
+class WriteFile:
+    """Write ``text`` to ``path`` whole, or not at all; report :class:`~.inputs.FileWritten`."""
+
+    path: Path
+    text: str
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFile:
+    """Read ``path`` as UTF-8 (at most a few MiB); report :class:`~.inputs.FileRead`."""
+
+    path: Path
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """End the process with this status (after ``shutting_down``: 0, once kv is flushed)."""
+
+    code: int
+
+
+type Effect = (
+    Send
+    | Notice
+    | Wake
+    | Log
+    | Scan
+    | Watch
+    | LoadCatalog
+    | CountTasks
+    | DecodeIcons
+    | FetchSound
+    | CancelFetch
+    | DiscardSound
+    | WriteFile
+    | ReadFile
+    | Exit
+)
+"""Everything the core asks of the world. The runtime and the in-memory host match it
+exhaustively. A :class:`Notice` is the status line's: the core's router shows it and hands the
+runtime a :class:`Log` of it instead; the runtime only logs one that reaches it."""

@@ -16,8 +16,8 @@ from vxp.models import audio, bus, commands, events, kv
 from . import sound_editor
 from .bus_api import on_bus
 from .command_names import Refused, name_favourite
-from .effects import Effect, Log, Notice
-from .inputs import LoadCatalog, TaskCounts
+from .effects import Effect, LoadCatalog, Log, Notice
+from .inputs import TaskCounts
 from .sound_editor import pct
 from .soundboard import EMPTY_SLOT
 from .tracker import Outcome

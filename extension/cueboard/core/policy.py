@@ -186,6 +186,7 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     # media: busy is not transient (docs/protocol-notes.md#r15); an open is never sent twice
     "media.open": {
         -32603: RECONCILE,
+        "closed": RECONCILE,  # it may have happened: the session ended with the connection
         "timeout": RECONCILE,
         "unreadable": RECONCILE,
         "busy": FINAL,

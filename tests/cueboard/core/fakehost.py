@@ -12,25 +12,44 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from cueboard.asset_table import AssetRef
 from cueboard.core.app import CueboardCore
-from cueboard.core.backup import FileRead, FileWritten, ReadFile, WriteFile
-from cueboard.core.effects import Failure, HostFailure, Log, Reply, Send, Tick, Wake
-from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
+from cueboard.core.effects import (
+    CancelFetch,
+    CountTasks,
+    DecodeIcons,
+    DiscardSound,
+    Effect,
+    Exit,
+    FetchSound,
+    LoadCatalog,
+    Log,
+    Notice,
+    ReadFile,
+    Scan,
+    Send,
+    Wake,
+    Watch,
+    WriteFile,
+)
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
-    CountTasks,
-    Exit,
-    LoadCatalog,
-    Scan,
+    Decoded,
+    Failure,
+    FileRead,
+    FileWritten,
+    HostEvent,
+    HostFailure,
+    IconsDecoded,
+    Input,
+    Reply,
     Scanned,
     TaskCounts,
-    Watch,
+    Tick,
 )
-from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 from cueboard.i18n import Catalog
 from cueboard.library import Library, Sound
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
@@ -256,13 +275,13 @@ class Driver:
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
 
-    def feed(self, item: object) -> None:
+    def feed(self, item: Input) -> None:
         self.carry(self.core.handle(item, self.now))
         status = self.status_key()
         if not self.statuses or self.statuses[-1][1] != status:
             self.statuses.append((self.now, status))
 
-    def carry(self, effects: list[object]) -> None:
+    def carry(self, effects: list[Effect]) -> None:
         queue = list(effects)
         while queue:
             effect = queue.pop(0)
@@ -299,8 +318,10 @@ class Driver:
                 case CountTasks():
                     counts = TaskCounts(self.tasks, len(self.timers))
                     queue += self.core.handle(counts, self.now)
+                case Notice():
+                    raise AssertionError(f"a notice reached the runtime: {effect!r}")
                 case _:
-                    raise AssertionError(f"an effect the runtime does not know: {effect!r}")
+                    assert_never(effect)
 
     def advance(self, seconds: float) -> None:
         """Let the virtual clock run, firing every timer that falls due, in order."""
@@ -327,7 +348,7 @@ class Driver:
         self.feed(Connected(welcome, EXT_ID, version, Catalog.load(self.locale)))
         self.advance(settle)
 
-    def event(self, event: object, settle: float = 0.0) -> None:
+    def event(self, event: HostEvent, settle: float = 0.0) -> None:
         self.feed(event)
         self.advance(settle)
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from cueboard.contract import Playback, SlotState
-from cueboard.core.effects import Send, Wake
-from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
+from cueboard.core.effects import Scan, Send, Wake
+from cueboard.core.inputs import Connected, FolderChanged, Scanned
 from cueboard.i18n import Catalog
 from cueboard.library import Library
 from cueboard.media_urls import DeckInputError, check_url

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cueboard.contract import DECK_SLOTS
-from cueboard.core.effects import Failure, HostFailure, Reply, Send, Tickets
+from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets
 from vxp.version import Version
 
 from .slots import DeckOptions, Observed, Slot
@@ -29,7 +29,7 @@ CONTROLS_ON_PLAYER_SINCE = "1.7"
 RELOAD_TITLE_SINCE = "1.6"
 
 type Outcome = Reply | Failure
-type Step[T] = Generator[object, Outcome | None, T]
+type Step[T] = Generator[Effect, Outcome | None, T]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from cueboard.contract import StatusLevel
 from cueboard.core.effects import HostFailure, Log, Notice
+from cueboard.core.policy import Action, rule_for
 from cueboard.i18n import msgid
 from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url
 
@@ -107,7 +108,7 @@ def open_into(
         user_asked=from_fields,
     )
     if isinstance(got, HostFailure):
-        if got.outcome_unknown:
+        if rule_for("media.open", got).action is Action.RECONCILE:
             code = notices.failure_code(got)
             slot.unsettled = PendingOpen(checked, title, opts, native, from_fields, code)
             yield Log(
@@ -174,7 +175,7 @@ def reload_live(
             return (
                 yield from open_into(state, slot, checked, name, opts, native, from_fields=True)
             )
-        if got.outcome_unknown and slot.session == session:
+        if rule_for("media.reload", got).action is Action.RECONCILE and slot.session == session:
             slot.generation_unsure = True  # the source may have changed: the snapshot says
         return (yield from fail(state, got, slot.title))
     if slot.session == session:
