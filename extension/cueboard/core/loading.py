@@ -8,28 +8,45 @@ failed on the file is not, until the file changes (no retry storm).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cueboard.contract import StatusLevel
+from cueboard.library import Library
+from cueboard.settings import Settings
 from vxp.models import audio
 
 from .effects import Effect, Log, Notice
 from .policy import Action
 from .reasons import load_failed
-from .tracker import Outcome, notice_for
+from .sound_state import Playing, PressOptions, SoundState
+from .tracker import Outcome, Tracker, notice_for
 
-if TYPE_CHECKING:
-    from .soundboard import Soundboard, SoundState
+__all__ = ["PLAY_ON_LOAD_S", "Board", "ensure_loaded", "on_audio_loaded"]
 
-__all__ = ["PLAY_ON_LOAD_S", "ensure_loaded", "on_audio_loaded"]
+
+class Board(Protocol):
+    """What loading reads and changes of the soundboard (which calls it: it never imports the
+    board back)."""
+
+    tracker: Tracker
+    settings: Settings
+    library: Library
+    states: dict[str, SoundState]
+    by_id: dict[str, str]
+    playing: dict[str, Playing]
+    audio_granted: bool
+    changed: bool
+
+    def play_state(
+        self, st: SoundState, now: float, once: PressOptions | None = None
+    ) -> list[Effect]: ...
+
 
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
 RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
 
 
-def ensure_loaded(
-    board: Soundboard, rel: str, now: float, *, pressed: bool = False
-) -> list[Effect]:
+def ensure_loaded(board: Board, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
     st = board.states.get(rel)
     if st is None or not board.audio_granted:
         return []
@@ -42,9 +59,7 @@ def ensure_loaded(
     return _load(board, st, now, user_asked=pressed)
 
 
-def _load(
-    board: Soundboard, st: SoundState, now: float, *, user_asked: bool = False
-) -> list[Effect]:
+def _load(board: Board, st: SoundState, now: float, *, user_asked: bool = False) -> list[Effect]:
     st.status, st.code = "loading", None
     st.fingerprint = st.sound.fingerprint
     board.changed = True
@@ -79,7 +94,7 @@ def _load(
 
 
 def _failed(
-    board: Soundboard, st: SoundState, now: float, outcome: Outcome | None, code: str = ""
+    board: Board, st: SoundState, now: float, outcome: Outcome | None, code: str = ""
 ) -> list[Effect]:
     code = outcome.code if outcome is not None else code
     st.status, st.code, st.sound_id = "failed", code, None
@@ -93,7 +108,7 @@ def _failed(
     return [notice]
 
 
-def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) -> list[Effect]:
+def on_audio_loaded(board: Board, sound_id: str, outcome: Any, now: float) -> list[Effect]:
     rel = board.by_id.get(sound_id)
     st = board.states.get(rel) if rel else None
     if st is None or st.sound_id != sound_id or st.status != "loading":
@@ -117,7 +132,7 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
     return [Log(20, f"audio_loaded with an unknown outcome for {st.sound.rel_path}")]
 
 
-def _cache_full(board: Soundboard, st: SoundState, now: float) -> list[Effect]:
+def _cache_full(board: Board, st: SoundState, now: float) -> list[Effect]:
     """Make room: unload the least recently played sound, then load again, once."""
     if st.retried_cache_full:
         return _failed(board, st, now, None, "cache_full")
@@ -128,7 +143,7 @@ def _cache_full(board: Soundboard, st: SoundState, now: float) -> list[Effect]:
     return out + _load(board, st, now)
 
 
-def _evict_one(board: Soundboard, exclude: str, now: float) -> list[Effect]:
+def _evict_one(board: Board, exclude: str, now: float) -> list[Effect]:
     loaded = [
         s
         for s in board.states.values()

@@ -13,7 +13,6 @@ plays once. What to do on each failure comes from :mod:`cueboard.core.policy`.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -31,6 +30,7 @@ from .ordering import move
 from .policy import Action
 from .prefs import Prefs
 from .reasons import load_failed
+from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
 __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
@@ -38,45 +38,7 @@ __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundSta
 PLAYS_KEPT = 256
 EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
 
-type Targets = tuple[tuple[str, int], ...]
-
 MODE_OF_OVERLAP = {"overlap": "mix", "toggle": "toggle", "stop_others": "stop_others"}
-
-
-@dataclass(frozen=True, slots=True)
-class PressOptions:
-    """What one press may carry for itself alone (a bus message): a mode and gains that
-    replace the sound's own for this play."""
-
-    mode: str | None = None
-    gain: int | None = None
-    mic_gain: int | None = None
-    request_id: str | int | None = None  # echoed in what the play publishes
-
-
-@dataclass
-class SoundState:
-    sound: Sound
-    sound_id: str | None = None
-    status: str = "idle"  # idle | loading | loaded | failed | too_large | unloadable
-    code: str | None = None  # the host's failure code
-    duration_ms: int | None = None
-    fingerprint: tuple[int, int] | None = None  # of the file that was loaded
-    press_at: float | None = None  # a press waiting for the load to finish
-    press_options: PressOptions | None = None  # what that press carried for itself
-    retried_cache_full: bool = False
-    reloaded: bool = False  # loaded again after unknown_sound: a second one is final
-    failed_at: float = 0.0  # when the last load failed
-    last_played: float = 0.0
-
-
-@dataclass
-class Playing:
-    rel_path: str
-    started: float
-    looping: bool
-    channels: Targets
-    ends: float | None  # the clock value a one-shot should be over
 
 
 class Soundboard:

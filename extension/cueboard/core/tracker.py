@@ -55,6 +55,11 @@ from .policy import (
 __all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
 
 RETRY_WAKE = "retry:"
+# Failures the host would answer again at once; the others ask the feature to act (reconcile,
+# reload, make room, open again) or end with the connection.
+_REMEMBERED = frozenset(
+    {Action.RETRY, Action.LATER, Action.FINAL, Action.DENIED, Action.UNSUPPORTED}
+)
 REMEMBERED_PER_KIND = 512  # failed requests remembered per kind, at most
 
 
@@ -112,9 +117,12 @@ class Tracker:
         expect: type | tuple[type, ...] | None = None,
         done: Done = _ignore,
         user_asked: bool = False,
+        recall: bool = True,
         **fields: Any,
     ) -> list[Effect]:
-        """The effects that send one request (or report it refused before sending)."""
+        """The effects that send one request (or report it refused before sending). ``done``
+        is the one continuation: it receives the final outcome, with the policy's decision.
+        ``recall=False``: a request that failed for good lately goes out all the same."""
         ticket = self._tickets()
         if isinstance(model, BaseModel | Prepared):
             params: BaseModel | Prepared = model
@@ -129,7 +137,7 @@ class Tracker:
                 return self._final(_Pending(send, expect, done, now), failure, now)
         send = Send(ticket, namespace, params, user_asked)
         pending = _Pending(send, expect, done, now)
-        remembered = self._remembered(send, now)
+        remembered = self._remembered(send, now) if recall else None
         if remembered is not None:  # planned again: the host's answer would be the same
             return self._final(pending, remembered, now, remember=False)
         self._pending[ticket] = pending
@@ -150,7 +158,7 @@ class Tracker:
         return None if send.user_asked and now - failed_at >= ASK_AGAIN_S else failure
 
     def _remember(self, send: Send, failure: HostFailure, rule: Rule, now: float) -> None:
-        if rule.action not in (Action.RETRY, Action.FINAL) or failure.kind == "closed":
+        if rule.action not in _REMEMBERED or failure.kind == "closed":
             return  # the feature acts on it (reconcile, reload, make room); a new connection
         if isinstance(send.params, _Unsent):
             return  # a refused model was never sent

@@ -69,12 +69,12 @@ def _leaks(text: str) -> list[str]:
     return [m for m in MARKERS if m in text]
 
 
-
 def _may_have_happened(failure: HostFailure) -> bool:
     """No answer, or one that does not say: the host may have done what was asked."""
     if failure.kind in ("timeout", "closed", "unreadable"):
         return True
     return failure.kind == "protocol" and failure.code == -32603
+
 
 class DeckMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
@@ -267,7 +267,7 @@ class DeckMachine(RuleBasedStateMachine):
             self.unsupported = True
         if failure is not None:
             outcome = Failure(send.ticket, failure)
-        self.deck.feed(self.deck.core.outcome(outcome))
+        self.deck.deliver(outcome)
 
     def _learn(self, session: str, generation: int) -> None:
         self.learned[session] = max(self.learned.get(session, 0), generation)
@@ -323,7 +323,7 @@ class DeckMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_outstanding_request_is_the_decks(self) -> None:
-        assert all(self.deck.core.owns(s.ticket) for s in self.deck.outstanding)
+        assert all(self.deck.tracker.owns(s.ticket) for s in self.deck.outstanding)
 
 
 DeckMachine.TestCase.settings = settings(max_examples=200, stateful_step_count=50)
