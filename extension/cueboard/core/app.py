@@ -2,11 +2,8 @@
 the clock, and returns the effects for the runtime to carry out.
 
 ``handle`` is the one router: it matches the closed union of inputs exhaustively and hands
-each to the feature that owns it; panel callbacks are looked up in the one table this module
-declares (:meth:`CueboardCore._routes`). The features (sounds and their loading, favourites
-and commands, preferences, the panels' views and the toast, the deck, the bus API, backup,
-import, the sounds folder) are objects built here, each handed a narrow context; none
-imports this module.
+each to the feature that owns it (panel callbacks through the one table :meth:`_routes`).
+The features are objects built here, each handed a narrow context; none imports this module.
 
 Start-up after hello, in this order: read the settings; then send the overlay its first props
 (it says it is scanning the sounds folder), register the commands, pre-arm the soundboard (and

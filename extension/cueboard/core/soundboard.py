@@ -27,7 +27,7 @@ from . import loading
 from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
-from .policy import Action
+from .policy import Action, load_verdict
 from .prefs import Prefs
 from .reasons import load_failed
 from .sound_state import Playing, PressOptions, SoundState, Targets
@@ -217,7 +217,8 @@ class Soundboard:
             return [load_failed(st.sound.name, st.code or "")]
         same_file = st.fingerprint == st.sound.fingerprint
         recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
-        if st.status == "failed" and same_file and st.code != "cache_full" and recent:
+        made_room = st.code is not None and load_verdict(st.code) is Action.MAKE_ROOM
+        if st.status == "failed" and same_file and not made_room and recent:
             # The same file just failed: say so again rather than load again at once.
             return [load_failed(st.sound.name, st.code or "")]
         st.press_at = now
@@ -278,19 +279,17 @@ class Soundboard:
         request_id: str | int | None,
     ) -> list[Effect]:
         rel = st.sound.rel_path
-        action = outcome.rule.action if outcome.rule is not None else None
-        reload = action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded
-        if not outcome.ok and reload:
+        action = outcome.action
+        if action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded:
             st.reloaded = True
             self.forget_load(rel)
             st.press_at = outcome.now
             return self.ensure_loaded(rel, outcome.now, pressed=True)
-        if not outcome.ok and action is not Action.RECONCILE:
+        if action not in (Action.DONE, Action.RECONCILE):
             st.reloaded = False
-            if outcome.rule is None or outcome.rule.notice is None:
+            if outcome.reason is None:
                 return []  # logged by the tracker
-            channel = "mic" if outcome.code == "no_endpoint" else ""
-            return [notice_for(outcome, name=st.sound.name, channel=channel)]
+            return [notice_for(outcome, name=st.sound.name)]
         st.reloaded = False
         self.plays_sent += 1
         now = outcome.now
