@@ -1,4 +1,5 @@
-"""Importing a sound from a link: throughput and memory of ``cueboard.download.fetch_sound``.
+"""Importing a sound from a link: throughput and memory of
+``cueboard.workers.download.fetch_sound``.
 
     .venv/bin/python bench/bench_download.py [--mib 64] [--runs 5]
 
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.cueboard.tls_server import Route, Tls, tls_server
 
-from cueboard.download import fetch_sound
+from cueboard.workers.download import fetch_sound
 
 MIB = 1024 * 1024
 TARGET_RATIO = 1.25

@@ -58,7 +58,7 @@ def make_library(root: Path, sounds: int, folders: int) -> None:
 
 def first_page_names(root: Path) -> set[str]:
     """Page 1's names, as the library orders them (the same scan Cueboard runs)."""
-    from cueboard.library import scan
+    from cueboard.workers.scan import scan
 
     pages = scan(root).pages()
     return {s.name for s in pages[0].sounds}

@@ -4,7 +4,7 @@
 
 Scan: a tree of ``--folders`` folders holding ``--files`` tiny valid WAV files in all (a 44-byte
 RIFF/WAVE header and a few samples: enough for the sniffing, which reads 12 bytes), plus one
-icon every 20 sounds. ``cueboard.library.scan`` is timed beside two baselines on the same tree:
+icon every 20 sounds. ``cueboard.workers.scan.scan`` is timed beside two baselines on the same tree:
 ``os.walk`` + ``stat`` of every file (what any scan must at least do), and ``os.walk`` + ``stat``
 + reading 12 bytes of each file (the same I/O as the scan, without its Python around it).
 Variants are interleaved, median of ``--runs``. The files were just written, so this is the
@@ -37,7 +37,7 @@ from typing import Any
 from cueboard.core.effects import Effect, Reply, Send, Tickets
 from cueboard.core.prefs import MODES, Prefs, key_for
 from cueboard.core.tracker import Tracker
-from cueboard.library import scan
+from cueboard.workers.scan import scan
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
 from vxp.limits import KV_SOFT_QUOTA_BYTES, json_size, utf8_len
 from vxp.models import kv as kvm
@@ -221,7 +221,7 @@ def main() -> int:
             {
                 "os.walk + stat (baseline)": walk_stat,
                 "os.walk + stat + read 12 bytes": walk_stat_read,
-                "cueboard.library.scan": scan_sounds,
+                "cueboard.workers.scan.scan": scan_sounds,
             },
             root,
             args.runs,

@@ -4,7 +4,7 @@
 
 The library mixes Latin, Japanese and emoji names in ``--folders`` folders. For each query,
 ``cueboard.core.search.search`` (fold, rank, sort) is timed beside the search it replaces,
-``cueboard.library.Library.search`` (every word a substring of "folder name", case-folded, no
+``cueboard.core.library.Library.search`` (every word a substring of "folder name", case-folded, no
 ranking), on the same sounds; variants interleaved, median of ``--runs``. Then
 ``cueboard.core.names.shorten`` for one page of 12 names and for the whole library. A search
 and a page of names happen per keystroke in the overlay; the issue's budget for a whole
@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cueboard.core.library import Library, Sound
 from cueboard.core.names import shorten
 from cueboard.core.search import Index, entries_of, search
-from cueboard.library import Library, Sound
 
 WORDS = ["Boss", "Hype Train", "Level", "Airhorn", "Clap", "Final", "Drum", "Laser", "Win"]
 JAPANESE = ["拍手", "ドラムロール", "ものすごく長い効果音", "勝利のファンファーレ", "ハクシュ"]

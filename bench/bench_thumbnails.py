@@ -14,15 +14,15 @@ Memory: each (pipeline, workload) in a fresh child process after the same import
 growth above the RSS after imports over one run, measured by the kernel
 (VmHWM in /proc/self/status, reset through /proc/self/clear_refs), so allocations made by
 Pillow's C code count too (tracemalloc sees only Python's allocator and would miss them).
-Import time: `import cueboard.thumbnails` in a fresh interpreter (CPU time), median of `--runs`,
-beside `import PIL.Image` alone and beside the package plus anyio and httpx (what fetching a URL
-adds: the package imports them on the first fetch only).
+Import time: `import cueboard.workers.thumbnails` in a fresh interpreter (CPU time), median of
+`--runs`, beside `import PIL.Image` alone and beside the package plus anyio and httpx (what
+fetching a URL adds: the package imports them on the first fetch only).
 
 Straightforward = open, ImageSequence, convert("RGBA"), thumbnail((128, 128)), base64 of every
 frame. Sampled = the same decode of every frame, then frames sampled uniformly in time down to
 the host's budget (60 frames, 2 MiB decoded), and base64 of the kept frames only.
-Pipeline = cueboard.thumbnails.decode_file (GIFs streamed from the file), put_params(), which
-encodes with pybase64 where the baselines use the standard library's base64.
+Pipeline = cueboard.workers.thumbnails.decode_file (GIFs streamed from the file), put_params(),
+which encodes with pybase64 where the baselines use the standard library's base64.
 Targets (issues 5 and 15): no slower than either baseline on any workload; on the large GIF,
 peak growth at most half the straightforward pipeline's.
 """
@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageSequence
 
-from cueboard.thumbnails import decode_file
+from cueboard.workers.thumbnails import decode_file
 
 CASES = ("mixed", "many-small", "gif-1000x64", "gif-2048x1536x40")
 PIPELINES = ("straightforward", "sampled", "pipeline")
@@ -192,7 +192,7 @@ def _import_lazy_decoders() -> None:
     import av  # noqa: F401
     import imageio.v3  # noqa: F401
 
-    from cueboard.thumbnails.model import b64encode
+    from cueboard.workers.thumbnails.model import b64encode
 
     b64encode(b"")
 
@@ -270,9 +270,11 @@ def measure(case: list[Path], runs: int) -> dict[str, dict[str, float]]:
 
 
 IMPORTS = {
-    "cueboard.thumbnails": "import cueboard.thumbnails",
+    "cueboard.workers.thumbnails": "import cueboard.workers.thumbnails",
     "PIL.Image alone": "import PIL.Image",
-    "the package + anyio, httpx": "import cueboard.thumbnails, anyio, anyio.to_thread, httpx",
+    "the package + anyio, httpx": (
+        "import cueboard.workers.thumbnails, anyio, anyio.to_thread, httpx"
+    ),
 }
 
 
@@ -326,8 +328,9 @@ def main() -> None:
     large = measured["gif-2048x1536x40"]
     memory = large["pipeline"]["peak_growth_mib"] / large["straightforward"]["peak_growth_mib"]
     print(
-        f"\nimport time (fresh interpreter, CPU, median of {args.runs}): cueboard.thumbnails "
-        f"{imports['cueboard.thumbnails'] * 1000:.0f} ms; PIL.Image alone "
+        f"\nimport time (fresh interpreter, CPU, median of {args.runs}): "
+        "cueboard.workers.thumbnails "
+        f"{imports['cueboard.workers.thumbnails'] * 1000:.0f} ms; PIL.Image alone "
         f"{imports['PIL.Image alone'] * 1000:.0f} ms; the package + anyio, httpx "
         f"{imports['the package + anyio, httpx'] * 1000:.0f} ms"
     )

@@ -130,7 +130,7 @@ def asset_files(root: Path) -> list[Path]:
 def check_assets(root: Path) -> list[str]:
     """Icons must fit vrOS's asset limits: at most 2 MiB (AST-12) and decodable by Cueboard's
     thumbnail pipeline, which enforces the size, frame and delay limits (AST-9..11)."""
-    from cueboard.thumbnails import ThumbnailError, decode_file
+    from cueboard.workers.thumbnails import ThumbnailError, decode_file
 
     problems: list[str] = []
     for path in asset_files(root):

@@ -1,6 +1,6 @@
 """Regenerate the README's command and settings tables from the code that declares them.
 
-Run after changing cueboard/commands.py or manifest.toml; tests/test_readme.py fails until the
+Run after changing cueboard/core/commands.py or manifest.toml; tests/test_readme.py fails until the
 README matches (metadata is derived from the code, not kept by hand).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "extension"))
 
-from cueboard.commands import MAX_FAVOURITES, STATIC_COMMANDS  # noqa: E402
+from cueboard.core.commands import MAX_FAVOURITES, STATIC_COMMANDS  # noqa: E402
 from vxp.manifest import load_manifest  # noqa: E402
 
 

@@ -12,7 +12,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from cueboard.settings import Settings
+from cueboard.core.settings import Settings
 
 from . import content
 

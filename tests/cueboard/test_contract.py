@@ -1,4 +1,4 @@
-"""The panel contract (cueboard.contract) against the .slint roots, both ways, and the README.
+"""The panel contract (cueboard.core.contract) against the .slint roots, both ways, and the README.
 
 The roots are read here with a parser of this test's own (not vrosdev's), so a mistake shared by
 the host's parser and the contract cannot hide; vrosdev's prop checker is used separately, as the
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cueboard.contract import (
+from cueboard.core.contract import (
     FIELD_BLUR,
     FIELD_FOCUS,
     NOW_PLAYING,

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 import soundfile
 
-from cueboard import library
 from cueboard.core.link_import import (
     DiscardSound,
     FetchFailed,
@@ -27,7 +26,14 @@ from cueboard.core.link_import import (
     SoundFetched,
     check_link,
 )
-from cueboard.download import TEMP_PREFIX, TEMP_SUFFIX, discard_sound, fetch_sound, run_fetch
+from cueboard.workers.download import (
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    discard_sound,
+    fetch_sound,
+    run_fetch,
+)
+from cueboard.workers.scan import scan
 from vxp.secret import Secret
 
 from .tls_server import Route, Tls, tls_server
@@ -95,7 +101,7 @@ async def test_a_wav_is_saved_under_the_content_disposition_name(tls: Tls, tmp_p
     assert path == tmp_path / "Air horn ✓.wav"
     assert path.read_bytes() == WAV
     assert _names(tmp_path) == ["Air horn ✓.wav"]
-    assert [s.rel_path for s in library.scan(tmp_path).sounds] == ["Air horn ✓.wav"]
+    assert [s.rel_path for s in scan(tmp_path).sounds] == ["Air horn ✓.wav"]
 
 
 async def test_the_sound_gets_the_usual_permissions(tls: Tls, tmp_path: Path) -> None:

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import cueboard.i18n as i18n
-from cueboard.contract import PANELS
-from cueboard.i18n import Catalog, available_locales, load_entries, locale_chain, placeholders
+import cueboard.core.i18n as i18n
+import cueboard.runtime.catalogs as catalogs
+from cueboard.core.contract import PANELS
+from cueboard.core.i18n import placeholders
+from cueboard.runtime.catalogs import available_locales, load_catalog, load_entries, locale_chain
 
 REPO = Path(__file__).resolve().parents[2]
 CODE = REPO / "extension" / "cueboard"
@@ -22,7 +24,7 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def _catalog(locale: str) -> dict[str, str]:
-    return json.loads((CODE / "locales" / f"{locale}.json").read_text(encoding="utf-8"))
+    return json.loads((CODE / "runtime" / "locales" / f"{locale}.json").read_text(encoding="utf-8"))
 
 
 def keys_used_in_code() -> set[str]:
@@ -91,16 +93,16 @@ def test_locale_chain(requested: str, chain_head: str) -> None:
     chain = locale_chain(requested)
     assert chain[0] == chain_head
     assert chain[-1] == "en-US"
-    assert Catalog.load(requested).locale == chain_head
+    assert load_catalog(requested).locale == chain_head
 
 
 def test_t_fills_placeholders_and_never_fails() -> None:
-    ja = Catalog.load("ja-JP")
+    ja = load_catalog("ja-JP")
     assert ja.t("overlay.stop_all") == "サウンドをすべて停止"
     assert ja.t("status.play_failed", name="エアホーン", code="undecodable") == (
         "エアホーン を再生できませんでした（undecodable）。"
     )
-    en = Catalog.load("en-US")
+    en = load_catalog("en-US")
     assert en.t("status.play_failed", name="Airhorn") == "Could not play Airhorn ({code})."
     assert en.t("no.such.key") == "no.such.key"
     assert i18n.msgid("a.b") == "a.b"
@@ -111,10 +113,10 @@ def test_a_key_missing_in_a_locale_falls_back_to_en_us(
 ) -> None:
     (tmp_path / "en-US.json").write_text('{"a": "A", "b": "B {n}"}', encoding="utf-8")
     (tmp_path / "ja-JP.json").write_text('{"a": "エー"}', encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALES_DIR", tmp_path)
     load_entries.cache_clear()
     try:
-        ja = Catalog.load("ja")
+        ja = load_catalog("ja")
         assert (ja.t("a"), ja.t("b", n=2)) == ("エー", "B 2")
     finally:
         load_entries.cache_clear()
@@ -124,10 +126,10 @@ def test_a_malformed_catalog_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "en-US.json").write_text('{"a": 1}', encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalogs, "LOCALES_DIR", tmp_path)
     load_entries.cache_clear()
     try:
-        with pytest.raises(i18n.CatalogError, match="en-US"):
-            Catalog.load("en-US")
+        with pytest.raises(catalogs.CatalogError, match="en-US"):
+            load_catalog("en-US")
     finally:
         load_entries.cache_clear()

@@ -6,7 +6,8 @@ import io
 import wave
 from pathlib import Path
 
-from cueboard.library import SLOTS_PER_PAGE, natural_key, scan, sniff_sound
+from cueboard.core.library import SLOTS_PER_PAGE, natural_key
+from cueboard.workers.scan import scan, sniff_sound
 
 
 def _wav(path: Path, frames: int = 480) -> None:

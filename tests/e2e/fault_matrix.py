@@ -37,7 +37,7 @@ MEDIA_URL = "https://media.example/live/matrix.m3u8?token=matrix-secret-{n}"
 def _commands() -> list[str]:
     """Every static command Cueboard registers (read from Cueboard, not copied here)."""
     try:
-        from cueboard.commands import STATIC_COMMANDS
+        from cueboard.core.commands import STATIC_COMMANDS
     except ImportError:  # the module moved: the baseline still registers what it registers
         return [f"play-slot-{n}" for n in range(1, 13)] + ["stop-all", "page-next", "page-prev"]
     return [c.name for c in STATIC_COMMANDS]

@@ -234,7 +234,7 @@ def _catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
     """Each locale's messages as patterns: literal text kept, ``{placeholders}`` any text.
     A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
     out: dict[str, list[re.Pattern[str]]] = {}
-    for path in (REPO / "extension" / "cueboard" / "locales").glob("*.json"):
+    for path in (REPO / "extension" / "cueboard" / "runtime" / "locales").glob("*.json"):
         patterns: list[re.Pattern[str]] = []
         for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
             parts = re.split(r"\{[^{}]*\}", value)

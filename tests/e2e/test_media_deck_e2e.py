@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import MediaMode, Playback
+from cueboard.core.contract import MediaMode, Playback
 from tests import leaks
 
 from .harness import Run, run_cueboard, tone

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cueboard.commands import FAVOURITE_PREFIX, STATIC_COMMANDS
+from cueboard.core.commands import FAVOURITE_PREFIX, STATIC_COMMANDS
 from tests.packaging.conftest import REPO
 
 

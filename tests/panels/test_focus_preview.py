@@ -11,10 +11,10 @@ from typing import Any
 import anyio
 import pytest
 
-from cueboard.contract import MediaMode, SlotState
+from cueboard.core.contract import MediaMode, SlotState
 from cueboard.core.overlay import Tile, blank_icon_asset, grid_values
 from cueboard.core.props import PropsModel
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 
 pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
 
@@ -35,7 +35,7 @@ def _needs_x() -> None:
 
 def _overlay_state(locale: str) -> list[list[Any]]:
     model = PropsModel(None)
-    model.set_texts(Catalog.load(locale))
+    model.set_texts(load_catalog(locale))
     tiles = [Tile(f"s{i}.wav", f"Sound {i}", 1.0 + i, SlotState(1 + i % 4)) for i in range(12)]
     model.update("overlay", {**grid_values(tiles), "page-count": 2, "media-mode": 1})
     return [[name, value] for name, value in model.desired("overlay").items()]

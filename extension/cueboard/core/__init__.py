@@ -18,6 +18,9 @@ Where things are:
   kv), :mod:`.screen` (what the panels show, the status line, the toast), :mod:`.icons`,
   :mod:`.folder` (the sounds folder and its scans), :mod:`.bus_api`, :mod:`.backup`,
   :mod:`.importing`, and :mod:`.deck` (the media deck, its own package).
+* Values the core decides with: :mod:`.contract` (the panels' contract and its encoding),
+  :mod:`.settings`, :mod:`.commands`, :mod:`.library`, :mod:`.i18n` (a catalog already read),
+  :mod:`.asset_table`, :mod:`.media_urls`.
 * :mod:`.props`, :mod:`.views`, :mod:`.overlay` — the values shown and the paced props
   frames; :mod:`.panels` checks the callbacks against the contract and decodes them.
 """

@@ -22,8 +22,8 @@ from pathlib import Path
 from random import Random
 from typing import assert_never
 
-from cueboard.contract import StatusLevel
-from cueboard.settings import Settings
+from cueboard.core.contract import StatusLevel
+from cueboard.core.settings import Settings
 from vxp.models import assets, bus, events, settings
 
 from .backup import Backup

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cueboard.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
-from cueboard.contract import StatusLevel
+from cueboard.core.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
+from cueboard.core.contract import StatusLevel
 
 from .deck import DeckCore
 from .effects import Effect, Log, Notice, ReadFile, WriteFile

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cueboard.library import Library, Sound, natural_key
+from cueboard.core.library import Library, Sound, natural_key
 
 from .ordering import OrderOf, ordered
 from .search import PAGE_SIZE, Index, entries_of, page_count, search

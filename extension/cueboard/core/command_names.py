@@ -19,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from cueboard.commands import FAVOURITE_PREFIX, MAX_FAVOURITES
+from cueboard.core.commands import FAVOURITE_PREFIX, MAX_FAVOURITES
 
 __all__ = [
     "FAVOURITE_PREFIX",

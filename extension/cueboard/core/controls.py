@@ -13,8 +13,8 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
-from cueboard.contract import StatusLevel
+from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.core.contract import StatusLevel
 from vxp.models import audio, commands, kv
 
 from .command_names import Refused, name_favourite

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 
 from .inputs import Failure, FailureKind, HostFailure, Reply, Tick
 from .link_import import CancelFetch, DiscardSound, FetchSound

@@ -2,7 +2,7 @@
 
 Decoding is a job for a worker (:class:`DecodeIcons`); its results come back as
 :class:`IconsDecoded`, each a put prepared in the worker (the event loop only frames it). The
-:class:`~cueboard.asset_table.AssetTable` plans what to remove and put so the host never evicts
+:class:`~cueboard.core.asset_table.AssetTable` plans what to remove and put so the host never evicts
 a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan at a
 time. A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
 
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cueboard.asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
-from cueboard.library import Sound
+from cueboard.core.asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
+from cueboard.core.library import Sound
 from vxp.models import assets
 from vxp.prepared import Prepared
 

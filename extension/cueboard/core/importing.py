@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 
 from .effects import Effect, Notice, Tickets
 from .link import HostLink

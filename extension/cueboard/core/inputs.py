@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from cueboard.asset_table import AssetRef
-from cueboard.i18n import Catalog
-from cueboard.library import Library
+from cueboard.core.asset_table import AssetRef
+from cueboard.core.i18n import Catalog
+from cueboard.core.library import Library
 from vxp.models import events
 from vxp.models.handshake import Welcome
 from vxp.prepared import Prepared

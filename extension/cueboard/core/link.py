@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cueboard.i18n import Catalog
+from cueboard.core.i18n import Catalog
 
 __all__ = ["HostLink"]
 

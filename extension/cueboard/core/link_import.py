@@ -3,7 +3,7 @@
 The link is a credential (it may carry a token in its path or query): it stays a
 :class:`vxp.Secret` here, and a failure names at most the link's host, which the user typed
 and needs to tell one failing server from another. The download itself is the worker
-``cueboard.download``; this module decides whether an import may start, whether a link or a
+``cueboard.workers.download``; this module decides whether an import may start, whether a link or a
 redirect is acceptable, which audio format the first bytes are, and what the file is called.
 
 A file is accepted when its first bytes are a format the library scan also accepts, and it is
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 from urllib.parse import unquote, urljoin, urlsplit
 
-from cueboard.i18n import msgid
+from cueboard.core.i18n import msgid
 from vxp.secret import Secret
 
 __all__ = [

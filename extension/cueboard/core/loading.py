@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from cueboard.contract import StatusLevel
-from cueboard.library import Library
-from cueboard.settings import Settings
+from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Library
+from cueboard.core.settings import Settings
 from vxp.models import audio
 
 from .effects import Effect, Log, Notice

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cueboard.library import Sound
+from cueboard.core.library import Sound
 
 __all__ = ["OrderOf", "move", "ordered", "sort_keys"]
 

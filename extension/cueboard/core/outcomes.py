@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send
 from .policy import Action, Rule

@@ -1,6 +1,7 @@
-"""What the grid and the status words show: tiles, pages, durations, localised states.
+"""What the grid and the status words show: tiles, pages, durations, where a sound plays.
 
-Pure functions from the soundboard's and the deck's state to the values of the panels' props.
+Pure functions from the soundboard's state to the values of the panels' props; the deck's
+state words live in :mod:`cueboard.core.deck.views`.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cueboard.contract import SLOTS_PER_PAGE, Playback, SlotState, Video
-from cueboard.i18n import Catalog, msgid
+from cueboard.core.contract import SLOTS_PER_PAGE, SlotState
+from cueboard.core.i18n import Catalog
 
 # Tiles without an icon name this asset: an [image] prop has one entry per tile, and only keys
 # uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection.
@@ -82,31 +83,7 @@ def blank_icon_asset() -> dict[str, Any]:
     return {"key": BLANK_ICON_KEY, "width": 1, "height": 1, "frames": [frame], "loop": 0}
 
 
-# -- localised state words --------------------------------------------------------------------
-
-_PLAYBACK_KEYS = {
-    Playback.OPENING: msgid("media.playback.opening"),
-    Playback.BUFFERING: msgid("media.playback.buffering"),
-    Playback.PLAYING: msgid("media.playback.playing"),
-    Playback.PAUSED: msgid("media.playback.paused"),
-    Playback.ENDED: msgid("media.playback.ended"),
-    Playback.FAILED: msgid("media.playback.failed"),
-    Playback.NO_SESSION: msgid("media.playback.no_session"),
-}
-_VIDEO_KEYS = {
-    Video.DISABLED: msgid("media.video.disabled"),
-    Video.WARMING: msgid("media.video.warming"),
-    Video.READY: msgid("media.video.ready"),
-    Video.RECOVERING: msgid("media.video.recovering"),
-}
-
-
-def playback_text(catalog: Catalog, playback: Playback, code: str = "") -> str:
-    return catalog.t(_PLAYBACK_KEYS[playback], code=code)
-
-
-def video_text(catalog: Catalog, video: Video) -> str:
-    return catalog.t(_VIDEO_KEYS[video])
+# -- localised words --------------------------------------------------------------------------
 
 
 def channels_text(catalog: Catalog, soundboard_pct: int, mic_pct: int | None) -> str:
@@ -125,6 +102,4 @@ __all__ = [
     "format_duration",
     "grid_values",
     "page_of",
-    "playback_text",
-    "video_text",
 ]

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cueboard.contract import PANELS, Callback, PanelContract, WireError
+from cueboard.core.contract import PANELS, Callback, PanelContract, WireError
 
 from .effects import Effect, Log
 

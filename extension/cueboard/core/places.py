@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cueboard.contract import MAX_FOLDERS
-from cueboard.i18n import Catalog
+from cueboard.core.contract import MAX_FOLDERS
+from cueboard.core.i18n import Catalog
 
 from .browse import FAVOURITES, Folder, Shelf, View
 from .names import shorten

@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
 
-from cueboard.contract import StatusLevel
-from cueboard.i18n import msgid
+from cueboard.core.contract import StatusLevel
+from cueboard.core.i18n import msgid
 
 from .effects import HostFailure
 

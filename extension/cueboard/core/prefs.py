@@ -134,7 +134,6 @@ class Prefs:
         self.loaded = False
         self.loading = False
         self.over_quota = False
-        self.writes = 0
 
     # -- reading --------------------------------------------------------------------------
 
@@ -241,7 +240,6 @@ class Prefs:
         def done(outcome: Outcome) -> list[Effect]:
             self._writing -= 1
             if outcome.ok:
-                self.writes += 1
                 self.over_quota = bool(getattr(outcome.result, "over_quota", False))
                 return []
             self._dirty.add(rel)  # not written: it goes with the next flush

@@ -8,7 +8,7 @@ per panel: a change inside the interval waits for the panel's next slot (a :clas
 merged with whatever else changed meanwhile. The final state is always sent, intermediate ones
 may never be. A hidden panel gets nothing; ``panel_shown`` sends everything it missed at once.
 
-Values are checked against :mod:`cueboard.contract` when they are set, so a wrong name or type
+Values are checked against :mod:`cueboard.core.contract` when they are set, so a wrong name or type
 is our bug, raised where it happens (docs/protocol-notes.md#r29). Lists are bounded by their
 contract ``max_rows``, which keeps every frame far under :data:`MAX_PROPS_FRAME_BYTES`.
 """
@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cueboard.contract import PANELS, PanelContract, WireError, WireValue
-from cueboard.i18n import Catalog
+from cueboard.core.contract import PANELS, PanelContract, WireError, WireValue
+from cueboard.core.i18n import Catalog
 from vxp.models import panel as vp
 
 from .effects import Effect, Log, Wake
@@ -100,7 +100,6 @@ class PropsModel:
             for name, contract in contracts.items()
         }
         self.blocked: set[str] = set()  # panels the host does not have (yet): nothing is sent
-        self.frames_sent = 0
         self._wake_at: float | None = None
 
     # -- desired state --------------------------------------------------------------------
@@ -235,7 +234,6 @@ class PropsModel:
         for frame in split_frames(pairs):
             for prop, value in frame:  # sent unless the host says otherwise
                 state.sent[prop] = value
-            self.frames_sent += 1
             out += self._tracker.request(
                 now, "panel", vp.PanelProps, expect=vp.PanelApplied,
                 done=self._answered(state, frame), panel=name, props=frame,

@@ -2,8 +2,8 @@
 
 A failed tile shows its reason under its name, where about a dozen columns are free, so each
 phrase is short ("Can't decode", 「非対応の形式」); the catalog entries are in
-``cueboard/locales``. A code this table does not know reads as the general "Can't load", so a
-host that grows a new error code still shows words.
+``cueboard/runtime/locales``. A code this table does not know reads as the general "Can't load",
+so a host that grows a new error code still shows words.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from cueboard.contract import StatusLevel
-from cueboard.i18n import msgid
+from cueboard.core.contract import StatusLevel
+from cueboard.core.i18n import msgid
 
 from .effects import Notice
 

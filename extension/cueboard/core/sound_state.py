@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cueboard.library import Sound
+from cueboard.core.library import Sound
 
 __all__ = ["Playing", "PressOptions", "SoundState", "Targets"]
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from cueboard.contract import StatusLevel
-from cueboard.library import Library, Sound
-from cueboard.settings import Settings
+from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Library, Sound
+from cueboard.core.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
@@ -59,7 +59,6 @@ class Soundboard:
         self.folder_missing: str | None = None  # the configured sounds folder, not there
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
-        self.plays_sent = 0
         self._plays: dict[Hashable, Prepared] = {}
 
     # -- library --------------------------------------------------------------------------
@@ -291,7 +290,6 @@ class Soundboard:
                 return []  # logged by the tracker
             return [notice_for(outcome, name=st.sound.name)]
         st.reloaded = False
-        self.plays_sent += 1
         now = outcome.now
         st.last_played = now
         ends = None if looping or st.duration_ms is None else now + st.duration_ms / 1000

@@ -97,7 +97,6 @@ class Tracker:
         self._strained: dict[str, _Strain] = {}
         # kind -> the request's body -> (when, its failure): requests that failed for good
         self._gave_up: dict[str, dict[bytes, tuple[float, HostFailure]]] = {}
-        self.retries_sent = 0
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -177,9 +176,6 @@ class Tracker:
         self._pending[send.ticket] = _Pending(send, expect, done, now)
 
     # -- outcomes -------------------------------------------------------------------------
-
-    def owns(self, ticket: int) -> bool:
-        return ticket in self._pending
 
     def on_reply(self, reply: Reply, now: float) -> list[Effect]:
         pending = self._pending.get(reply.ticket)
@@ -281,14 +277,12 @@ class Tracker:
             probe = self._pending.get(strain.probe)
             if probe is not None and probe.waiting:  # its retry is still scheduled: now
                 probe.waiting = False
-                self.retries_sent += 1
                 out.append(probe.send)
         for ticket in strain.held:
             pending = self._pending.get(ticket)
             if pending is not None:
                 pending.waiting = False
                 pending.retries += 1
-                self.retries_sent += 1
                 out.append(pending.send)
         return out
 
@@ -301,7 +295,6 @@ class Tracker:
         if pending is None or not pending.waiting:
             return []
         pending.waiting = False
-        self.retries_sent += 1
         return [pending.send]
 
     def connection_lost(self, now: float) -> list[Effect]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cueboard.commands import STATIC_COMMANDS, favourite_command, slot_of
-from cueboard.contract import SlotState
-from cueboard.i18n import Catalog
+from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.core.contract import SlotState
+from cueboard.core.i18n import Catalog
 from vxp.limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,

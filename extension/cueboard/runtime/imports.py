@@ -2,7 +2,7 @@
 
 A download runs in the connection's task group, under a cancel scope of its own so that
 :class:`CancelFetch` stops it alone; a cancelled download leaves nothing in the folder
-(``cueboard.download``). The folder is the library's as the core last scanned it.
+(``cueboard.workers.download``). The folder is the library's as the core last scanned it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ class Downloads:
         tg.start_soon(self._run, scope, effect, root)
 
     async def _run(self, scope: anyio.CancelScope, effect: FetchSound, root: Path) -> None:
-        from cueboard.download import run_fetch  # httpx is imported on the first import only
+        from cueboard.workers.download import (
+            run_fetch,  # httpx is imported on the first import only
+        )
 
         try:
             with scope:
@@ -52,6 +54,6 @@ class Downloads:
 
     @staticmethod
     def discard(tg: Spawner, effect: DiscardSound, root: Path) -> None:
-        from cueboard.download import discard_sound
+        from cueboard.workers.download import discard_sound
 
         tg.start_soon(anyio.to_thread.run_sync, discard_sound, root, effect)

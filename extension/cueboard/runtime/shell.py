@@ -40,7 +40,7 @@ from cueboard.core.effects import (
     WriteFile,
 )
 from cueboard.core.inputs import CatalogLoaded, Connected, Failure, Input, Reply, TaskCounts, Tick
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp.client import Pending
 
 from . import files
@@ -137,7 +137,7 @@ class Shell:
                 case CancelFetch():
                     self.downloads.cancel(effect)
                 case LoadCatalog(locale=locale):
-                    self.feed(CatalogLoaded(Catalog.load(locale)))
+                    self.feed(CatalogLoaded(load_catalog(locale)))
                 case CountTasks():
                     tasks = tg.running if tg is not None else 0
                     self.feed(TaskCounts(tasks, len(self._timers)))
@@ -241,7 +241,7 @@ class Shell:
         :class:`vxp.ConnectionClosed`)."""
         self.client = client
         lost: vxp.ConnectionClosed | None = None
-        catalog = Catalog.load(client.welcome.locale)
+        catalog = load_catalog(client.welcome.locale)
         self._fail_unsent()
         async with anyio.create_task_group() as task_group:
             tg = self._tg = CountedTasks(task_group)

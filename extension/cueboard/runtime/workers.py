@@ -19,10 +19,10 @@ from typing import Any
 import anyio
 import anyio.to_process
 
-from cueboard.asset_table import AssetRef
+from cueboard.core.asset_table import AssetRef
 from cueboard.core.effects import DecodeIcons, Scan
 from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Put, Scanned
-from cueboard.library import scan
+from cueboard.workers.scan import scan
 from vxp.prepared import prepare
 
 log = logging.getLogger("cueboard.runtime")
@@ -34,7 +34,7 @@ type Feed = Callable[[Input], None]
 def decode_icon(path: str) -> Decoded | str:
     """Runs in the worker process: decode, then validate and serialise the ``assets.put``
     there too, so the event loop only frames and writes it (bench/bench_latency.py)."""
-    from cueboard.thumbnails import ThumbnailError, decode_file
+    from cueboard.workers.thumbnails import ThumbnailError, decode_file
 
     try:
         thumb = decode_file(Path(path))

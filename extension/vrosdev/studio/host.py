@@ -18,8 +18,8 @@ Per connection:
   configured list, or an ``mxfb0001`` result with its kind-1 attachment (``--framebuffer``).
   Any other method: ``-32601 method not found: <name>``. Notifications are never answered.
 * Framing (docs/protocol-notes.md#m1 to #m4): a declared length over 64 MiB or a
-  zero-length payload closes the connection at once; a frame of unknown kind is read and dropped; kind-1 frames from the extension have
-  no use here and are recorded and dropped.
+  zero-length payload closes the connection at once; a frame of unknown kind is read and
+  dropped; kind-1 frames from the extension have no use here and are recorded and dropped.
 """
 
 from __future__ import annotations

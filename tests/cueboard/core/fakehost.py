@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, assert_never
 
-from cueboard.asset_table import AssetRef
 from cueboard.core.app import CueboardCore
+from cueboard.core.asset_table import AssetRef
 from cueboard.core.effects import (
     CancelFetch,
     CountTasks,
@@ -50,8 +50,8 @@ from cueboard.core.inputs import (
     TaskCounts,
     Tick,
 )
-from cueboard.i18n import Catalog
-from cueboard.library import Library, Sound
+from cueboard.core.library import Library, Sound
+from cueboard.runtime.catalogs import load_catalog
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
 from vxp.models.handshake import Granted, Welcome
 from vxp.prepared import Prepared
@@ -303,7 +303,7 @@ class Driver:
                     decoded = IconsDecoded(tuple((rel, icon_of(rel)) for rel, _ in items))
                     queue += self.core.handle(decoded, self.now)
                 case LoadCatalog(locale=locale):
-                    queue += self.core.handle(CatalogLoaded(Catalog.load(locale)), self.now)
+                    queue += self.core.handle(CatalogLoaded(load_catalog(locale)), self.now)
                 case Exit(code=code):
                     self.exit = code
                 case Watch() | FetchSound() | CancelFetch() | DiscardSound():
@@ -345,7 +345,7 @@ class Driver:
             content_root="/content",
         )
         version = Version.parse(welcome.vxp_version)
-        self.feed(Connected(welcome, EXT_ID, version, Catalog.load(self.locale)))
+        self.feed(Connected(welcome, EXT_ID, version, load_catalog(self.locale)))
         self.advance(settle)
 
     def event(self, event: HostEvent, settle: float = 0.0) -> None:

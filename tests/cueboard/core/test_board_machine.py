@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from cueboard.core.effects import HostFailure
 from cueboard.core.inputs import Disconnected
 from cueboard.core.policy import MAX_RETRIES
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp.models import audio, events
 
 from .fakehost import ROOT, Driver, FakeHost, library
@@ -34,7 +34,7 @@ FAILURES = [
     HostFailure("closed"),
 ]
 KINDS = ["audio.play", "audio.load", "audio.stop", "audio.stop_all", "kv.set", "bus.publish"]
-EN, JA = Catalog.load("en-US"), Catalog.load("ja-JP")
+EN, JA = load_catalog("en-US"), load_catalog("ja-JP")
 
 
 class Board(RuleBasedStateMachine):

@@ -17,7 +17,7 @@ from cueboard.core.command_names import (
     name_favourite,
     slugify,
 )
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 
 # CMD-8's rule for the whole command name.
 COMMAND_NAME = re.compile(r"^[a-z0-9-]{1,64}$")
@@ -90,7 +90,7 @@ def test_the_seventeenth_favourite_is_refused_with_its_reason() -> None:
     assert refused == Refused("limit", 16)
     assert isinstance(refused, Refused)
     for locale in ("en-US", "ja-JP"):
-        said = Catalog.load(locale).t(refused.message_key, limit=refused.limit)
+        said = load_catalog(locale).t(refused.message_key, limit=refused.limit)
         assert "16" in said and refused.message_key not in said
 
 

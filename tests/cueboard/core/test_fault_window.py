@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.commands import STATIC_COMMANDS
+from cueboard.core.commands import STATIC_COMMANDS
 from cueboard.core.effects import HostFailure, Send
 from cueboard.core.policy import GIVE_UP_MEMORY_S, MAX_RETRIES
 from vxp.models import events

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from cueboard.asset_table import AssetRef, AssetTable
+from cueboard.core.asset_table import AssetRef, AssetTable
 from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets, Wake
 from cueboard.core.icons import (
     MAX_KNOWN,
@@ -18,9 +18,9 @@ from cueboard.core.icons import (
     IconsDecoded,
     IconsModel,
 )
+from cueboard.core.library import Sound
 from cueboard.core.policy import MAX_RETRIES
 from cueboard.core.tracker import Tracker
-from cueboard.library import Sound
 from vxp.models import assets
 from vxp.prepared import Prepared
 

@@ -5,6 +5,7 @@ the file for good."""
 from __future__ import annotations
 
 from cueboard.core.effects import Notice
+from cueboard.core.library import Library
 from cueboard.core.link_import import (
     CancelFetch,
     DiscardSound,
@@ -14,7 +15,6 @@ from cueboard.core.link_import import (
     LinkImportError,
     SoundFetched,
 )
-from cueboard.library import Library
 from vxp.models import audio
 from vxp.models.handshake import Granted
 

@@ -14,7 +14,7 @@ import soundfile
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cueboard import library
+from cueboard.core import library
 from cueboard.core.link_import import (
     FORMATS,
     MAX_IMPORT_BYTES,
@@ -41,7 +41,8 @@ from cueboard.core.link_import import (
     start_import,
     status_reason,
 )
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
+from cueboard.workers import scan
 from vxp.secret import Secret
 
 TOKEN = "tok3n-s3cr3t"
@@ -141,7 +142,7 @@ def test_an_error_says_the_host_at_most() -> None:
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_every_reason_has_a_text_with_its_parameters_filled(locale: str) -> None:
-    catalog = Catalog.load(locale)
+    catalog = load_catalog(locale)
     assert set(REASON_KEYS) == set(REASONS)
     for reason in REASONS:
         error = LinkImportError(reason, host="sounds.example", status=503)
@@ -172,7 +173,7 @@ def test_sniffs_what_real_encoders_write(format: str, subtype: str, expected: st
     head = _encoded(format, subtype)[:SNIFF_BYTES]
     sniffed = sniff_audio(head)
     assert sniffed is not None and sniffed.name == expected
-    assert library.sniff_sound(head[:12])
+    assert scan.sniff_sound(head[:12])
 
 
 @pytest.mark.parametrize(
@@ -201,7 +202,7 @@ def test_whatever_is_sniffed_the_library_lists(tail: bytes, magic: bytes) -> Non
     head = magic + tail
     sniffed = sniff_audio(head)
     if sniffed is not None:
-        assert library.sniff_sound(head[:12])
+        assert scan.sniff_sound(head[:12])
 
 
 def test_every_format_extension_is_a_library_extension() -> None:

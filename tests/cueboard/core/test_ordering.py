@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cueboard.core.library import Sound
 from cueboard.core.ordering import move, ordered
-from cueboard.library import Sound
 
 from .fakehost import Driver, library
 from .test_soundboard import _plays

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from cueboard.asset_table import AssetTable
+from cueboard.core.asset_table import AssetTable
 from cueboard.core.effects import HostFailure
 from cueboard.core.inputs import Disconnected
 from cueboard.core.policy import KINDS, MAX_DELAY_S, MAX_RETRIES, TABLE, Action, Code, Rule
 from cueboard.core.tracker import RETRY_WAKE
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp.models import audio, events
 from vxp.models.handshake import Granted
 
@@ -156,7 +156,7 @@ def _failure(code: Code) -> HostFailure | Any:
 def test_every_request_kind_the_core_sends_has_rows_and_a_scenario() -> None:
     assert set(SCENARIOS) <= set(KINDS)
     assert set(KINDS) == set(SCENARIOS)
-    en = Catalog.load("en-US")
+    en = load_catalog("en-US")
     for kind in KINDS:  # each can be named in a notice
         assert f"what.{kind}" in en, kind
     for rule in TABLE.values():

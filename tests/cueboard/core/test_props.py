@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import DASH_TAB, OVERLAY, SLOTS_PER_PAGE, SlotState, WireError
+from cueboard.core.contract import DASH_TAB, OVERLAY, SLOTS_PER_PAGE, SlotState, WireError
 from cueboard.core.effects import Effect, Failure, HostFailure, Reply, Send, Tickets, Wake
 from cueboard.core.overlay import (
     BLANK_ICON_KEY,
@@ -30,7 +30,7 @@ from cueboard.core.props import (
     split_frames,
 )
 from cueboard.core.tracker import Tracker
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp.models import panel as vp
 
 
@@ -217,9 +217,9 @@ def test_resend_all_after_a_reconnect_sends_everything_again() -> None:
 def test_locale_change_resends_all_text_at_once() -> None:
     sent = Recorder()
     model = sent.model()
-    model.set_texts(Catalog.load("en-US"))
+    model.set_texts(load_catalog("en-US"))
     sent.carry(model.flush(0.0))
-    model.set_texts(Catalog.load("ja-JP"))
+    model.set_texts(load_catalog("ja-JP"))
     sent.carry(model.flush(1.0))
     overlay_frames = sent.to("overlay")
     assert len(overlay_frames) == 2
@@ -248,7 +248,7 @@ def test_a_10000_sound_library_gives_frames_under_64_kib() -> None:
     sent = Recorder()
     model = sent.model()
     library = _library(10_000)
-    model.set_texts(Catalog.load("ja-JP"))
+    model.set_texts(load_catalog("ja-JP"))
     for index in (0, 417, 10_000):  # the last index is clamped to the last page
         page = page_of(library, index)
         model.update(
@@ -325,5 +325,5 @@ def test_format_duration() -> None:
 
 
 def test_channels_text_is_localised() -> None:
-    assert channels_text(Catalog.load("en-US"), 80, None) == "Soundboard 80%"
-    assert channels_text(Catalog.load("ja-JP"), 80, 40) == "サウンドボード 80% · マイク 40%"
+    assert channels_text(load_catalog("en-US"), 80, None) == "Soundboard 80%"
+    assert channels_text(load_catalog("ja-JP"), 80, 40) == "サウンドボード 80% · マイク 40%"

@@ -119,7 +119,7 @@ def test_paging_runs_twelve_at_a_time_and_wraps() -> None:
 
 def test_the_library_sounds_are_read_as_they_are() -> None:
     @dataclass(frozen=True)
-    class Sound:  # the fields of cueboard.library.Sound that search reads
+    class Sound:  # the fields of cueboard.core.library.Sound that search reads
         rel_path: str
         name: str
         category: str

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from cueboard.core.effects import HostFailure
+from cueboard.core.library import Library, Sound
 from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from cueboard.core.prefs import FLUSH_DELAY_S
+from cueboard.core.settings import Settings
 from cueboard.core.soundboard import Playing
-from cueboard.library import Library, Sound
-from cueboard.settings import Settings
 from vxp.models import audio, events
 
 from .fakehost import ROOT, Driver, FakeHost, library

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import Playback, SlotState
+from cueboard.core.contract import Playback, SlotState
 from cueboard.core.effects import Scan, Send, Wake
 from cueboard.core.inputs import Connected, FolderChanged, Scanned
-from cueboard.i18n import Catalog
-from cueboard.library import Library
-from cueboard.media_urls import DeckInputError, check_url
+from cueboard.core.library import Library
+from cueboard.core.media_urls import DeckInputError, check_url
+from cueboard.runtime.catalogs import load_catalog
 from vxp.models import audio, events
 from vxp.models.handshake import Granted, Welcome
 from vxp.version import Version
@@ -47,7 +47,7 @@ def _start_holding_pre_arm(
     scans: list[Any] = []
     order: list[Send] = []
     queue: list[object] = d.core.handle(
-        Connected(welcome, EXT_ID, Version.parse("1.7"), Catalog.load("en-US")), 0.0
+        Connected(welcome, EXT_ID, Version.parse("1.7"), load_catalog("en-US")), 0.0
     )
     while queue:
         effect = queue.pop(0)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from cueboard.commands import MAX_FAVOURITES
 from cueboard.core.browse import FAVOURITES
+from cueboard.core.commands import MAX_FAVOURITES
 from cueboard.core.names import width
 from cueboard.core.places import TILE_COLUMNS
 from vxp.models import audio

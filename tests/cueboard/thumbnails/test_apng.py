@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from cueboard.thumbnails import ThumbnailError, decode_thumbnail
+from cueboard.workers.thumbnails import ThumbnailError, decode_thumbnail
 
 from .thumbgen import ApngFrame, apng, chunk, fill, pixels, png_rows
 

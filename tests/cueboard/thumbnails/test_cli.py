@@ -1,4 +1,4 @@
-"""`python -m cueboard.thumbnails`: one JSON line per input, exit 0 only if all accepted."""
+"""`python -m cueboard.workers.thumbnails`: one JSON line per input, exit 0 only if all accepted."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .thumbgen import GifFrame, chunk, gif, solid
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cueboard.thumbnails", *args],
+        [sys.executable, "-m", "cueboard.workers.thumbnails", *args],
         capture_output=True,
         text=True,
         timeout=60,

@@ -11,7 +11,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from cueboard.thumbnails import ThumbnailError, decode_thumbnail
+from cueboard.workers.thumbnails import ThumbnailError, decode_thumbnail
 
 from .thumbgen import ApngFrame, apng, chunk, fill, lzw_uncompressed, pixels, png_rows, sub_blocks
 

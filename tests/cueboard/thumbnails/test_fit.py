@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cueboard.thumbnails import decode_thumbnail
-from cueboard.thumbnails.fit import FrameCollector, evenly_kept, fit_size, frame_budget
-from cueboard.thumbnails.timeline import fit_timeline
+from cueboard.workers.thumbnails import decode_thumbnail
+from cueboard.workers.thumbnails.fit import FrameCollector, evenly_kept, fit_size, frame_budget
+from cueboard.workers.thumbnails.timeline import fit_timeline
 
 from .thumbgen import GifFrame, gif, pixel, solid
 

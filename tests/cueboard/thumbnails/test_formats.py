@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cueboard.thumbnails import decode_thumbnail
+from cueboard.workers.thumbnails import decode_thumbnail
 
 from .thumbgen import pixel
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cueboard.thumbnails import ThumbnailError, decode_file, decode_thumbnail
+from cueboard.workers.thumbnails import ThumbnailError, decode_file, decode_thumbnail
 
 from .thumbgen import GifFrame, gif, pixels, solid
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from cueboard.thumbnails import ThumbnailError, decode_thumbnail
+from cueboard.workers.thumbnails import ThumbnailError, decode_thumbnail
 
 from .thumbgen import ApngFrame, GifFrame, apng, fill, gif, solid
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 def test_asset_table_does_not_import_heavy_libraries() -> None:
     code = (
-        "import sys, cueboard, cueboard.asset_table;"
+        "import sys, cueboard, cueboard.core.asset_table;"
         "heavy = [m for m in ('PIL', 'httpx', 'numpy', 'imageio', 'av') if m in sys.modules];"
         "print(','.join(heavy))"
     )
@@ -43,9 +43,9 @@ def test_decoding_local_files_imports_nothing_for_urls(tmp_path: Path) -> None:
     loads none of them. (PyAV loads for the JPEG: its decoder checks the scan is whole.)"""
     paths = _icons(tmp_path)
     code = (
-        "import sys; from pathlib import Path; import cueboard.thumbnails as t;"
+        "import sys; from pathlib import Path; import cueboard.workers.thumbnails as t;"
         "frames = [len(t.decode_file(Path(p)).frames) for p in sys.argv[1:]];"
-        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'cueboard.thumbnails.cache');"
+        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'cueboard.workers.thumbnails.cache');"
         "print(frames, [m for m in mods if m in sys.modules])"
     )
     out = subprocess.run(
@@ -57,7 +57,7 @@ def test_decoding_local_files_imports_nothing_for_urls(tmp_path: Path) -> None:
 def test_the_url_parts_load_on_first_use() -> None:
     """The lazy names still resolve: the cache class, and httpx once a URL is fetched."""
     code = (
-        "import sys, anyio, cueboard.thumbnails as t\n"
+        "import sys, anyio, cueboard.workers.thumbnails as t\n"
         "print(t.IconCache.__name__, 'httpx' in sys.modules)\n"
         "try:\n"
         "    anyio.run(lambda: t.fetch_url('http://127.0.0.1:9/x.gif', network_granted=False))\n"
@@ -69,7 +69,7 @@ def test_the_url_parts_load_on_first_use() -> None:
 
 
 def test_public_surface_is_pinned() -> None:
-    import cueboard.thumbnails as thumbnails
+    import cueboard.workers.thumbnails as thumbnails
 
     assert sorted(thumbnails.__all__) == [
         "IconCache",

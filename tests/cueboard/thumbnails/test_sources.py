@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import pytest
 
-from cueboard.thumbnails import IconCache, ThumbnailError, fetch_url, load_source
+from cueboard.workers.thumbnails import IconCache, ThumbnailError, fetch_url, load_source
 
 from .thumbgen import GifFrame, gif, solid
 

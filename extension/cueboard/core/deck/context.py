@@ -14,7 +14,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cueboard.contract import DECK_SLOTS
+from cueboard.core.contract import DECK_SLOTS
 from cueboard.core.effects import Effect
 from cueboard.core.outcomes import Outcome
 from vxp.version import Version

@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import Effect, Log, Notice
-from cueboard.i18n import msgid
+from cueboard.core.i18n import msgid
 
 from . import sessions
 from .context import NATIVE_CONTROLS_SINCE, DeckState, Step

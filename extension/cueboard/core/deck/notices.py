@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import Notice
+from cueboard.core.i18n import Catalog, msgid
 from cueboard.core.outcomes import Outcome
-from cueboard.i18n import Catalog, msgid
 
 # Catalog keys a shipped catalog may not hold yet, with the English shown until it does.
 FALLBACK_TEXT: Mapping[str, str] = {

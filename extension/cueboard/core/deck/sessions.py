@@ -15,12 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from cueboard.contract import StatusLevel
+from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import Log, Notice
+from cueboard.core.i18n import msgid
+from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url
 from cueboard.core.outcomes import Outcome
 from cueboard.core.policy import Action
-from cueboard.i18n import msgid
-from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url
 
 from . import notices
 from .context import (

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cueboard.contract import Playback, Video
-from cueboard.media_urls import CheckedUrl, DeckInputError
+from cueboard.core.contract import Playback, Video
+from cueboard.core.media_urls import CheckedUrl, DeckInputError
 from vxp.secret import Secret
 
 if TYPE_CHECKING:

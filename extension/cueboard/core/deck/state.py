@@ -35,10 +35,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from cueboard.contract import MediaMode, StatusLevel
+from cueboard.core.contract import MediaMode, StatusLevel
 from cueboard.core.effects import Effect, Log, Notice
-from cueboard.i18n import msgid
-from cueboard.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
+from cueboard.core.i18n import msgid
+from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
 from vxp.secret import Secret
 
 from . import events, notices, sessions

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from cueboard.core.effects import Log
+from cueboard.core.i18n import msgid
+from cueboard.core.media_urls import CheckedUrl, DeckInputError
 from cueboard.core.outcomes import Outcome
-from cueboard.i18n import msgid
-from cueboard.media_urls import CheckedUrl, DeckInputError
 from vxp.secret import Secret
 
 from .context import DeckState, Step, ask

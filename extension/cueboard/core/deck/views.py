@@ -1,7 +1,7 @@
 """The deck as the overlay and the dash tab show it: titles and states, never a URL.
 
 ``deck_props`` turns a :class:`DeckView` into typed wire values of the panel contract
-(cueboard.contract OVERLAY and DASH_TAB); the localised state words live here because only the
+(cueboard.core.contract OVERLAY and DASH_TAB); the localised state words live here because only the
 deck shows them.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cueboard.contract import DASH_TAB, OVERLAY, MediaMode, Playback, Video, WireValue
-from cueboard.i18n import Catalog, msgid
+from cueboard.core.contract import DASH_TAB, OVERLAY, MediaMode, Playback, Video, WireValue
+from cueboard.core.i18n import Catalog, msgid
 
 from .slots import DeckOptions, Slot
 
@@ -102,7 +102,7 @@ def video_text(catalog: Catalog, video: Video) -> str:
 
 
 def overlay_deck_props(view: DeckView, catalog: Catalog) -> dict[str, WireValue]:
-    """The overlay's deck props (cueboard.contract OVERLAY): media-mode, deck, url-clear."""
+    """The overlay's deck props (cueboard.core.contract OVERLAY): media-mode, deck, url-clear."""
     rows = [
         (
             s.key,
@@ -126,7 +126,7 @@ def overlay_deck_props(view: DeckView, catalog: Catalog) -> dict[str, WireValue]
 
 
 def dash_deck_props(view: DeckView) -> dict[str, WireValue]:
-    """The dash tab's media options (cueboard.contract DASH_TAB)."""
+    """The dash tab's media options (cueboard.core.contract DASH_TAB)."""
     o = view.options
     values: dict[str, object] = {
         "media-mode": int(view.mode),

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cueboard.contract import MediaMode, Playback, StatusLevel
+from cueboard.core.contract import MediaMode, Playback, StatusLevel
 from cueboard.core.deck import kv_slot_key
 from cueboard.core.effects import HostFailure, Notice, Send
 from vxp.models import media

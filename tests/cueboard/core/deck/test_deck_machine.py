@@ -27,13 +27,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from cueboard.core.deck import DECK_KEYS, deck_props, notice_text
 from cueboard.core.effects import Failure, HostFailure, Log, Notice, Reply, Send
-from cueboard.i18n import Catalog
+from cueboard.runtime.catalogs import load_catalog
 from vxp import Secret
 from vxp.models import events, kv, media
 
 from .harness import Deck, control, facts
 
-EN = Catalog.load("en-US")
+EN = load_catalog("en-US")
 MARKERS = ("LEAKPATH", "LEAKTOKEN", "LEAKKEY", "LEAKUSER")
 URLS = (
     "https://cam1.example.test/LEAKPATH-1/live.m3u8?token=LEAKTOKEN-1",

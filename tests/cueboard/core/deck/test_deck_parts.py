@@ -1,5 +1,5 @@
 """The deck's parts: URL and title limits (MED-11), the URL never in a message (MED-12),
-option ranges (MED-13), notices, and the deck props against cueboard.contract.
+option ranges (MED-13), notices, and the deck props against cueboard.core.contract.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cueboard.contract import DASH_TAB, OVERLAY, MediaMode, Playback, StatusLevel, Video
+from cueboard.core.contract import DASH_TAB, OVERLAY, MediaMode, Playback, StatusLevel, Video
 from cueboard.core.deck import (
     FALLBACK_TEXT,
     DeckOptions,
@@ -22,8 +22,7 @@ from cueboard.core.deck import (
     overlay_deck_props,
 )
 from cueboard.core.effects import Notice
-from cueboard.i18n import Catalog
-from cueboard.media_urls import (
+from cueboard.core.media_urls import (
     SECRET_MAX_BYTES,
     URL_MAX_BYTES,
     CheckedUrl,
@@ -32,9 +31,10 @@ from cueboard.media_urls import (
     check_url,
     title_for,
 )
+from cueboard.runtime.catalogs import load_catalog
 from vxp import Secret
 
-EN = Catalog.load("en-US")
+EN = load_catalog("en-US")
 INPUT_KEYS = {
     "media.error.invalid_url",
     "media.error.url_too_long",

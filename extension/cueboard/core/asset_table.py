@@ -10,8 +10,8 @@ recently used first and never a key a panel still shows, before it puts anything
   again, whichever sound it belongs to.
 - At most 24 animations run per panel (AST-14); an icon past the 24th is shown by its still
   variant, a one-frame asset of its first frame.
-- The table lasts as long as the connection (AST-17): after a reconnect, `reconnect_plans()`
-  puts back what every panel shows.
+- The table lasts as long as the connection (AST-17): after `connection_lost()` the table is
+  empty, so the next plan of each panel puts back what it shows.
 - `budget_full` means the host is busy (AST-19): the put is retried by the request tracker, as
   the policy table says (`cueboard.core.policy`); `cueboard.core.icons` sends the plans.
 
@@ -161,24 +161,6 @@ class AssetTable:
         shown = tuple(r for r in plan.shown if r.key not in failed and r.key in self._entries)
         self._panels[plan.panel] = shown
         self.touch([r.key for r in shown])
-
-    def reconnect_plans(self) -> list[PanelPlan]:
-        """After `connection_lost`: put back every panel's icons, in the order they were shown."""
-        plans: list[PanelPlan] = []
-        planned: set[str] = set(self._entries)  # a key two panels show is put once
-        for panel, refs in self._panels.items():
-            missing = tuple(r for r in refs if r.key not in planned)
-            planned.update(r.key for r in missing)
-            plans.append(
-                PanelPlan(
-                    panel=panel,
-                    keys=tuple(r.key for r in refs),
-                    remove=(),
-                    put=missing,
-                    shown=refs,
-                )
-            )
-        return plans
 
     def _choose_variants(self, icons: Sequence[Icon]) -> list[AssetRef | None]:
         choice: list[AssetRef | None] = []

@@ -91,7 +91,7 @@ async def fetch_url(
     import anyio.to_thread
     import httpx
 
-    from cueboard.http_logs import hiding_http_logs
+    from cueboard.workers.http_logs import hiding_http_logs
 
     scheme = urlsplit(url).scheme.lower()
     if scheme not in HTTP_SCHEMES:

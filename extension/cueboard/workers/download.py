@@ -46,7 +46,7 @@ from cueboard.core.link_import import (
     sniff_audio,
     status_reason,
 )
-from cueboard.http_logs import hiding_http_logs
+from cueboard.workers.http_logs import hiding_http_logs
 from vxp.secret import Secret
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ vrosdev documents); `Prop.cells` names them for people, the wire only knows thei
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 type WireValue = dict[str, Any]
 
@@ -75,15 +75,15 @@ class Prop:
             raise WireError(f'{self.name}: a value must be {{"t": tag, "v": value}}')
         if tagged_value["t"] != self.wire.value:
             raise WireError(f"{self.name}: sent as {tagged_value['t']!r}, declared {self.wire}")
-        raw = tagged_value["v"]
+        raw: Any = cast(dict[str, Any], tagged_value)["v"]
         if self.wire is Wire.ROWS:
             if not isinstance(raw, list):
                 raise WireError(f"{self.name}: rows must be a list")
             rows: list[list[Any]] = []
-            for row in raw:  # pyright: ignore[reportUnknownVariableType]
+            for row in cast(list[Any], raw):
                 if not isinstance(row, list) or len(row) != len(self.cells):  # pyright: ignore[reportUnknownArgumentType]
                     raise WireError(f"{self.name}: each row has {len(self.cells)} cells")
-                cells = zip(row, self.cells, strict=True)  # pyright: ignore[reportUnknownArgumentType]
+                cells = zip(cast(list[Any], row), self.cells, strict=True)
                 rows.append([_untag(v, c.wire, f"{self.name}.{c.name}") for v, c in cells])
             return self.wire_value(rows)
         return self.wire_value(raw)
@@ -106,16 +106,12 @@ class Callback:
     args: tuple[Arg, ...]
     meaning: str
 
-    @property
-    def slint_signature(self) -> str:
-        return f"{self.name}({', '.join(f'{a.name}: {a.slint_type}' for a in self.args)})"
-
     def decode(self, args: Any) -> tuple[Any, ...]:
         """Typed panel_event args -> Python values, or WireError."""
-        if not isinstance(args, list) or len(args) != len(self.args):
+        if not isinstance(args, list) or len(args) != len(self.args):  # pyright: ignore[reportUnknownArgumentType]
             raise WireError(f"{self.name} takes {len(self.args)} arguments")
         values: list[Any] = []
-        for item, arg in zip(args, self.args, strict=True):
+        for item, arg in zip(cast(list[Any], args), self.args, strict=True):
             values.append(_untag(item, arg.wire, f"{self.name}({arg.name})"))
         return tuple(values)
 
@@ -233,7 +229,7 @@ def tagged(
         out.append(
             [
                 {"t": c.wire.value, "v": _scalar(c.wire, v, f"{where}.{c.name}")}
-                for v, c in zip(row, cells, strict=True)  # pyright: ignore[reportUnknownArgumentType]
+                for v, c in zip(cast(Sequence[Any], row), cells, strict=True)
             ]
         )
     return {"t": Wire.ROWS.value, "v": out}

@@ -60,24 +60,24 @@ class StatusLevel(IntEnum):
     ERROR = 2
 
 
-def _label(name: str, key: str, meaning: str) -> Prop:
+def label(name: str, key: str, meaning: str) -> Prop:
     return Prop(name, Wire.STR, meaning, text_key=key)
 
 
-def _enum_doc(enum: type[IntEnum]) -> str:
+def enum_doc(enum: type[IntEnum]) -> str:
     return ", ".join(f"{m.value} {m.name.lower().replace('_', ' ')}" for m in enum)
 
 
-_STATUS = (
+STATUS = (
     Prop("status-text", Wire.STR, "The status line (errors, missing grants); empty hides it."),
-    Prop("status-level", Wire.I64, f"How the status line is coloured: {_enum_doc(StatusLevel)}."),
+    Prop("status-level", Wire.I64, f"How the status line is coloured: {enum_doc(StatusLevel)}."),
 )
-_KEY = Arg("key", Wire.STR, "A sound key as sent in a row's c0.")
-_FOLDER = Arg("key", Wire.STR, "A folder key as sent in a `folders` row's c0.")
+KEY = Arg("key", Wire.STR, "A sound key as sent in a row's c0.")
+FOLDER = Arg("key", Wire.STR, "A folder key as sent in a `folders` row's c0.")
 MAX_FOLDERS = 64
 
 
-def _folders(meaning: str) -> tuple[Prop, ...]:
+def folders(meaning: str) -> tuple[Prop, ...]:
     return (
         Prop(
             "folders",

@@ -1,7 +1,7 @@
 """GIF: the block structure read here, each frame's LZW data decoded by Pillow, composited on
 our canvas.
 
-Pillow's own GIF frames are composited wrongly in several cases (notes/animated-images.md), so
+Pillow's own GIF frames are composited wrongly in several cases (docs/animated-images.md), so
 Pillow is only asked to decode one frame's indices (`Image.frombytes` with its "gif" decoder);
 palettes, transparency and disposal are applied here, the way browsers do:
 - the canvas starts transparent, and disposal 2 clears to transparent (not to the background

@@ -10,7 +10,7 @@ _SIXTEEN_BIT_GREY = ("I;16", "I;16L", "I;16B", "I;16N", "I")
 def to_rgba(image: Image.Image) -> Image.Image:
     """Straight RGBA8, transparency keys applied.
 
-    Pillow clips 16-bit greyscale to nearly white when converting it (notes/animated-images.md):
+    Pillow clips 16-bit greyscale to nearly white when converting it (docs/animated-images.md):
     such images are scaled to 8 bits here instead, rounding to nearest.
     """
     if image.mode == "RGBA":

@@ -1,7 +1,7 @@
 """The animation canvas: partial frames drawn onto it, and disposed of, as browsers do.
 
 Pillow composites GIF and APNG frames itself, and gets several cases wrong (see
-shared/notes/animated-images.md): cleared areas that come out opaque, blend OVER treating alpha
+docs/animated-images.md): cleared areas that come out opaque, blend OVER treating alpha
 as a colour. Here the GIF and APNG readers hand over each frame's own pixels and this canvas
 does the drawing: the canvas starts fully transparent, "background" always means transparent,
 and "previous" restores exactly the pixels the frame covered.

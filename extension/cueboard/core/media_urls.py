@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from cueboard.i18n import msgid
+from cueboard.core.i18n import msgid
 from vxp.secret import Secret
 
 # The page's limits (MED-11), counted in UTF-8 bytes as vrOS does.

@@ -3,7 +3,7 @@ canvas.
 
 Pillow's own APNG frames blend OVER as if alpha were a colour, return a default image that is
 not part of the animation as frame 0, and leave opaque black where dispose BACKGROUND should
-leave an RGB frame transparent (notes/animated-images.md). Each frame here is rebuilt as a
+leave an RGB frame transparent (docs/animated-images.md). Each frame here is rebuilt as a
 plain PNG (the IHDR with the frame's size, PLTE, tRNS, its IDAT or fdAT data) so Pillow only
 decodes pixels; blend and dispose are done on the canvas with straight-alpha Porter-Duff.
 """

@@ -1,4 +1,5 @@
-"""`python -m cueboard.thumbnails FILE_OR_URL... [--summary]`: check icons as Cueboard would.
+"""`python -m cueboard.workers.thumbnails FILE_OR_URL... [--summary]`: check icons as Cueboard
+would.
 
 One JSON object a line per input, in order: the `assets.put` params the icon would be sent
 with, or {"error": reason}. Exit status 0 when every input was accepted, 1 otherwise.
@@ -23,7 +24,7 @@ from .sources import is_url, load_source
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m cueboard.thumbnails",
+        prog="python -m cueboard.workers.thumbnails",
         description="Decode icons into vrOS asset frames and print them as JSON lines.",
     )
     parser.add_argument("inputs", nargs="+", metavar="FILE_OR_URL")

@@ -1,0 +1,64 @@
+"""Cueboard's own text catalogs as values: a merged catalog and its lookups.
+
+vrOS's `strings` namespace carries no keys of a third-party extension (STR-3), so every word the
+user sees comes from here. A catalog is a flat JSON object, key -> text, with `{name}`
+placeholders, read from disk by :mod:`cueboard.runtime.catalogs`. Lookups never fail: a key
+missing from the chosen locale falls back along the locale chain and finally to en-US, and a key
+missing everywhere shows as itself (and is logged), so a gap is visible in the panel rather than
+a crash in the event loop.
+
+msgid() marks a key that is looked up indirectly (from a table); it returns the key unchanged.
+String literals passed to t() or msgid(), and the contract's `text_key` values, are the keys the
+catalog test requires in every locale.
+"""
+
+import logging
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LOCALE = "en-US"
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+def msgid(key: str) -> str:
+    """Mark a catalog key used indirectly, so the catalog test can find it."""
+    return key
+
+
+def placeholders(text: str) -> frozenset[str]:
+    return frozenset(PLACEHOLDER.findall(text))
+
+
+def _fill(text: str, params: Mapping[str, object]) -> str:
+    return PLACEHOLDER.sub(
+        lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
+    )
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The text of one UI locale, with the locale chain already merged."""
+
+    locale: str  # the shipped locale that answers first (what the user gets)
+    requested: str
+    entries: Mapping[str, str]
+
+    def t(self, key: str, /, **params: object) -> str:
+        """The text for key with {name} placeholders filled (unknown ones left as they are)."""
+        text = self.entries.get(key)
+        if text is None:
+            log.debug("catalog %s has no key %r", self.locale, key)
+            return key
+        return _fill(text, params) if params else text
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+
+__all__ = ["DEFAULT_LOCALE", "Catalog", "msgid", "placeholders"]
