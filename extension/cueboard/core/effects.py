@@ -1,15 +1,16 @@
-"""What Cueboard's core asks the world to do, and what the world tells it back.
+"""What Cueboard's core asks the world to do: one closed union, :data:`Effect`.
 
 The core decides and the runtime does, as h11 and wsproto split a protocol from its socket.
-A core component is fed inputs (events, commands, panel callbacks, ticks, the outcomes of
-requests it asked for) and returns a list of effects. It never awaits, never reads the clock,
-a file or a random source of its own, and never holds a client: time arrives in :class:`Tick`
-and in each input's ``now``, and randomness is handed in by the caller.
+A feature is fed inputs (:mod:`.inputs`) and returns effects. It never awaits, never reads the
+clock, a file or a random source of its own, and never holds a client: time arrives in
+:class:`~.inputs.Tick` and in each input's ``now``, and randomness is handed in by the caller.
 
 The runtime carries each effect out and feeds back what happened: every :class:`Send` ends in
-exactly one :class:`Reply` or :class:`Failure` carrying the same ticket, a :class:`Wake` in a
-:class:`Tick`. A ``Failure`` that reaches a feature is final: the request tracker, which reads
-the one host-error policy table, has already retried whatever was worth retrying.
+exactly one :class:`~.inputs.Reply` or :class:`~.inputs.Failure` carrying the same ticket, a
+:class:`Wake` in a :class:`~.inputs.Tick`, each job in its report. A failure reaches a feature
+only through the request tracker, with the policy table's decision: whatever was worth
+retrying has been. The runtime and the in-memory test host match :data:`Effect` exhaustively
+(``typing.assert_never``), so an effect nothing carries out is a type error.
 """
 
 from __future__ import annotations
