@@ -122,7 +122,9 @@ class CueboardCore:
             rescan=self.folder.rescan, load_ahead=self.folder.load_ahead, changed=self.changed,
         )  # fmt: skip
         self.backup = Backup(
-            self.prefs, self.board, self.deck, self.link,
+            self.prefs, self.deck, self.link,
+            has_sound=lambda rel: rel in self.board.states,
+            publish=lambda kind, payload: self.board.published.append((kind, payload)),
             register_command=self.controls.register_command,
             sounds_folder=self.folder.path, changed=self.changed,
         )  # fmt: skip

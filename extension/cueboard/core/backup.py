@@ -18,17 +18,15 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cueboard.core.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
 from cueboard.core.contract import StatusLevel
 
-from .deck import DeckCore
 from .effects import Effect, Log, Notice, ReadFile, WriteFile
 from .inputs import FileRead, FileWritten
 from .link import HostLink
 from .prefs import MODES, Prefs, SoundPrefs
-from .soundboard import Soundboard
 
 __all__ = [
     "BACKUP_NAME",
@@ -44,25 +42,34 @@ UNMATCHED_LISTED = 100  # in a bus reply; the count is always whole
 EXPORT, IMPORT = "backup.export", "backup.import"
 
 
+class DeckBackup(Protocol):
+    """What a backup reads of the deck, and hands back to it."""
+
+    def backup(self) -> dict[str, Any]: ...
+
+    def restore(self, backup: dict[str, Any]) -> list[Effect]: ...
+
+
 class Backup:
     """A feature object: its context is the preferences and the deck it saves and restores,
-    the soundboard's library (to match paths) and outbox (for the bus replies), the
-    connection's facts, and ``register_command``, ``sounds_folder`` and ``changed`` as
-    callables."""
+    the connection's facts, and as callables: whether a path is a sound of the library, where
+    a bus reply goes, ``register_command``, ``sounds_folder`` and ``changed``."""
 
     def __init__(
         self,
         prefs: Prefs,
-        board: Soundboard,
-        deck: DeckCore,
+        deck: DeckBackup,
         link: HostLink,
         *,
+        has_sound: Callable[[str], bool],
+        publish: Callable[[str, dict[str, Any]], None],
         register_command: Callable[..., list[Effect]],
         sounds_folder: Callable[[], Path],
         changed: Callable[[], None],
     ) -> None:
         self._prefs = prefs
-        self._board = board
+        self._has_sound = has_sound
+        self._publish = publish
         self._deck = deck
         self._link = link
         self._register_command = register_command
@@ -133,7 +140,7 @@ class Backup:
         restored, unmatched, out = 0, list[str](), list[Effect]()
         prefs = self._prefs
         for rel, entry in entries.items():
-            if rel not in self._board.states:
+            if not self._has_sound(rel):
                 unmatched.append(rel)
                 continue
             wanted = _prefs_of(entry)
@@ -156,7 +163,7 @@ class Backup:
     def _reply(self, kind: str, request_id: str | int | None, **payload: Any) -> None:
         if request_id is not None:
             payload["request_id"] = request_id
-        self._board.published.append((kind, payload))
+        self._publish(kind, payload)
 
 
 def _problem(item: FileRead) -> tuple[str, str] | None:
