@@ -29,7 +29,7 @@ from vxp.models import assets, bus, events, settings
 from .backup import Backup
 from .bus_api import BusApi
 from .controls import Controls
-from .deck import DeckCore, HostFacts
+from .deck import DECK_CALLBACKS, DeckCore, HostFacts
 from .effects import Effect, Exit, LoadCatalog, Log, Tickets, Wake
 from .folder import SoundsFolder
 from .icons import IconsModel
@@ -70,23 +70,6 @@ __all__ = ["CueboardCore"]
 LIFECYCLE = "vr.lifecycle"
 EXIT_GRACE_S = 0.8  # shutting_down: flush, then exit well within the host's grace
 EXIT = "exit"
-
-# The deck's callbacks: (method of the deck, the trailing arguments it takes by name). Their
-# arguments may hold a URL: they go to the deck as they are, never into a log line.
-DECK_CALLBACKS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("overlay", "media-open"): ("open", ()),
-    ("overlay", "media-reload"): ("reload", ()),
-    ("overlay", "media-close"): ("close", ()),
-    ("overlay", "media-retry"): ("retry", ()),
-    ("overlay", "media-pause-all"): ("pause_all", ()),
-    ("overlay", "media-set-paused"): ("set_options", ("paused",)),
-    ("overlay", "media-set-volume"): ("set_options", ("volume_pct",)),
-    ("overlay", "media-set-muted"): ("set_options", ("muted",)),
-    ("dash-tab", "set-media-show-video"): ("set_defaults", ("show_video",)),
-    ("dash-tab", "set-media-max-fps"): ("set_defaults", ("max_fps",)),
-    ("dash-tab", "set-media-native-controls"): ("set_defaults", ("native_controls",)),
-    ("dash-tab", "set-media-controls-on-player"): ("set_defaults", ("controls_on_player",)),
-}
 
 
 class CueboardCore:
@@ -249,7 +232,7 @@ class CueboardCore:
             ("dash-tab", "backup-export"): self.backup.export_pressed,
             ("dash-tab", "backup-import"): self.backup.restore_pressed,
         }
-        for route, (method, named) in DECK_CALLBACKS.items():
+        for route, (method, named) in DECK_CALLBACKS.items():  # the deck's, by method name
             routes[route] = partial(self._deck_call, method, named)
         return routes
 
