@@ -63,7 +63,7 @@ class Controls:
         board = self._board
         slot = slot_of(command)
         if slot is not None:
-            return board.play_slot(slot, now)
+            return self._play_slot(slot, now)
         if command.startswith("fav-"):
             rel = self._prefs.favourites().get(command.removeprefix("fav-"))
             return board.press(rel, now) if rel is not None else []
@@ -74,13 +74,30 @@ class Controls:
                 board.turn_page(1 if command == "page-next" else -1)
                 return self._load_ahead(now)
             case "play-random":
-                return board.play_random(self._rng, now)
+                return self._play_random(now)
             case "toggle-mic":
                 return self.write_setting("mic_enabled", not board.settings.mic_enabled, now)
             case "rescan":
                 return self._rescan("command")
             case _:
                 return [Log(logging.DEBUG, f"unknown command {command}")]
+
+    def _play_slot(self, slot: int, now: float) -> list[Effect]:
+        """``play-slot-N``: the Nth tile of the page the overlay shows."""
+        board = self._board
+        sounds = board.visible_sounds()
+        if 1 <= slot <= len(sounds):
+            board.pressed = sounds[slot - 1].rel_path
+            return board.press(board.pressed, now)
+        return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
+
+    def _play_random(self, now: float) -> list[Effect]:
+        board = self._board
+        sounds = [s for s in board.visible_sounds() if not s.too_large and s.problem is None]
+        if sounds:
+            board.pressed = self._rng.choice(sounds).rel_path
+            return board.press(board.pressed, now)
+        return []
 
     def register_all(self, now: float) -> list[Effect]:
         """Every command, the favourites' too (again with each connection)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from pathlib import Path
-from random import Random
 from typing import Any
 
 from cueboard.core.contract import StatusLevel
@@ -333,20 +332,6 @@ class Soundboard:
         for rel in [r for r, p in self.playing.items() if p.looping]:
             out += self.stop(rel, now)
         return out
-
-    def play_slot(self, slot: int, now: float) -> list[Effect]:
-        sounds = self.visible_sounds()
-        if 1 <= slot <= len(sounds):
-            self.pressed = sounds[slot - 1].rel_path
-            return self.press(self.pressed, now)
-        return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
-
-    def play_random(self, rng: Random, now: float) -> list[Effect]:
-        sounds = [s for s in self.visible_sounds() if not s.too_large and s.problem is None]
-        if sounds:
-            self.pressed = rng.choice(sounds).rel_path
-            return self.press(self.pressed, now)
-        return []
 
     def expire(self, now: float) -> bool:
         """Drop one-shots whose time is over; True if anything changed."""
