@@ -195,7 +195,17 @@ SCENES: list[tuple[str, str, str]] = [
         'click dash-tab open-folder ["c:Twitch Alerts"]\n'
         'click dash-tab select-sound ["Twitch Alerts/Hype Train Level 5.wav"]\nsleep 0.6\n',
     ),
+    # The now-playing toast, a runtime panel that exists only once a sound is pressed: the user
+    # turns it on, presses a slot, and the picture is taken as it opens (it shows for 2.5 s).
+    (
+        "toast",
+        "now-playing",
+        "settle\nsetting now_playing_toast true\nsettle\ninvoke play-slot-1\n"
+        "wait-for panel.define\n",
+    ),
 ]
+# Scenes captured once the props settle after their last step, not after a fixed wait.
+AT_LAST_STEP = frozenset({"toast"})
 
 
 def screenshots(
@@ -232,10 +242,12 @@ def screenshots(
                 str(out / "screenshot-state"),
                 "--log-level",
                 "ERROR",
-                "--wait",
-                "3",  # icons decode in a worker process after the first props
                 *(["--script", str(script)] if steps else []),
             ]
+            if name in AT_LAST_STEP:
+                argv += ["--capture-after", str(len(steps.splitlines()))]
+            else:
+                argv += ["--wait", "3"]  # icons decode in a worker process after the first props
             try:
                 if vrosdev(argv) == 0 and target.exists():
                     shots.append(target)

@@ -5,6 +5,11 @@ manager never change the pixels). The panel is shown (``panel_shown``), and the 
 taken once the extension's props have settled: at least one props frame, then none for
 0.5 s (or a fixed ``--wait``), and again after an optional script. Then the extension is shut
 down as after any script (shutting_down, up to 2 s, kill).
+
+With ``--capture-after LINE`` the script runs first, up to the step on that line, and the
+picture is taken once the panel's props have settled after it: a panel that appears or changes
+only after a step (the toast a press opens) is captured at that moment. The steps after that
+line do not run.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class ScreenshotJob:
     first_props_within: float = FIRST_PROPS_WITHIN_S
     size: tuple[int, int] | None = None
     error: str | None = None
+    capture_after: int | None = None  # the script line after whose step the capture happens
 
     def __post_init__(self) -> None:
         self._up: anyio.Event | None = None  # made in the loop, by whichever task runs first
@@ -63,6 +69,9 @@ class ScreenshotJob:
             await host.ready.wait()
             if self.panel in panels(host):  # a manifest panel; a runtime one opens when defined
                 await runner.run_step(Step(0, "show", (self.panel,), f"show {self.panel}"))
+            if self.capture_after is not None:
+                await self._after_step(host, runner, renderer, self.capture_after)
+                return
             if not await self._settled(renderer, self.first_props_within):
                 self.error = (
                     f"panel {self.panel} received no props within {self.first_props_within:g} s"
@@ -80,6 +89,23 @@ class ScreenshotJob:
         except Exception as exc:  # a capture or preview failure: one line, not a traceback
             log.debug("screenshot failed", exc_info=True)
             self.error = f"{type(exc).__name__}: {exc}"
+
+    async def _after_step(
+        self, host: ExtensionHost, runner: ScriptRunner, renderer: PanelRenderer, line: int
+    ) -> None:
+        from .host.namespaces.panel import panels
+
+        await runner.run([step for step in self.steps or [] if step.line_no <= line])
+        if not await self._settled(renderer, self.first_props_within):
+            self.error = (
+                f"panel {self.panel} received no props within {self.first_props_within:g} s "
+                f"after the step on line {line}"
+            )
+            return
+        if self.panel not in panels(host):
+            self.error = f"there is no panel {self.panel} after the step on line {line}"
+            return
+        self.size = await renderer.screenshot(self.panel, self.out)
 
     async def _settled(self, renderer: PanelRenderer, first_within: float) -> bool:
         if self.wait is None:
@@ -100,6 +126,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     shot.add_argument("--panel", default="overlay", help="the panel to capture (default overlay)")
     shot.add_argument("--out", type=Path, required=True, help="the PNG to write")
     shot.add_argument("--script", type=Path, help="steps to run once the props have settled")
+    shot.add_argument(
+        "--capture-after",
+        type=int,
+        metavar="LINE",
+        help="run the script up to the step on this line first, then capture once the panel's "
+        "props settle (for a panel that appears or changes after a step, such as a toast)",
+    )
     shot.add_argument(
         "--wait",
         type=float,
@@ -126,8 +159,15 @@ def main(args: argparse.Namespace) -> int:
             steps = parse(args.script.read_text(encoding="utf-8"))
         except (OSError, ScriptError) as exc:
             raise SystemExit(f"vrosdev screenshot: script {args.script}: {exc}") from None
+    if args.capture_after is not None and not any(
+        step.line_no == args.capture_after for step in steps or []
+    ):
+        raise SystemExit(
+            f"vrosdev screenshot: --capture-after {args.capture_after}: "
+            + ("no step on that line of the script" if steps else "needs --script")
+        )
     out = args.out.resolve()
-    job = ScreenshotJob(args.panel, out, steps, args.wait)
+    job = ScreenshotJob(args.panel, out, steps, args.wait, capture_after=args.capture_after)
     code = anyio.run(
         lambda: run_extension(
             config,

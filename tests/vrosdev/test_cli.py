@@ -41,6 +41,8 @@ def test_set14_r27_a_broken_manifest_is_refused_with_its_reason(tmp_path: Path) 
 
 
 def test_r24_a_manifest_panel_with_a_forbidden_import_stops_the_launch(tmp_path: Path) -> None:
+    """PAN-1: vrosdev compiles manifest panels when the extension starts; one that does not
+    compile stops the launch before the extension runs."""
     (tmp_path / "panels").mkdir()
     (tmp_path / "panels" / "overlay.slint").write_text(
         'import { Button } from "std-widgets.slint";\nexport component P { Button {} }\n'

@@ -89,7 +89,7 @@ def _pixel(path: Path, at: tuple[int, int]) -> tuple[int, int, int]:
 
 @pytest.mark.anyio
 async def test_props_and_asset_frames_reach_the_window(x_display: str, tmp_path: Path) -> None:
-    """PAN-6 (merged, last value wins) and PAN-11/AST-8: an `[image]` prop shows the frames
+    """PAN-6 (merged, last value wins) and PAN-11, AST-8: an `[image]` prop shows the frames
     the extension uploaded; a panel opens only once `show` made it visible."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()
@@ -130,8 +130,9 @@ async def test_props_and_asset_frames_reach_the_window(x_display: str, tmp_path:
 async def test_clicks_reach_the_extension_and_focus_edges_stay_in_the_host(
     x_display: str,
 ) -> None:
-    """Spec Events: panel_event args are typed; PAN-25: field-focus edges are consumed by the
-    host (transcript notes, never panel_events); PAN-26: `blur` advances field-blur."""
+    """EVT-8: a callback reaches the extension as panel_event {panel, callback, args}, args typed
+    as props are; PAN-25: field-focus edges are consumed by the host (transcript notes, never
+    panel_events); PAN-26: `blur` advances field-blur."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()
         await _step(running, "show overlay")
@@ -208,7 +209,7 @@ def _define(rid: int, version: str) -> str:
 async def test_runtime_panels_open_when_defined_reload_on_redefine_close_on_remove(
     x_display: str,
 ) -> None:
-    """PAN-4/PAN-17: define opens the window at the host's size, a redefine reloads it with
+    """PAN-4, PAN-17: define opens the window at the host's size, a redefine reloads it with
     the new source, remove closes it."""
     async with rendered(x_display) as (running, renderer):
         peer = await running.ready()
@@ -241,6 +242,13 @@ import sys
 import anyio
 import vxp
 
+TOAST = '''export component Toast {
+    preferred-width: 60px;
+    preferred-height: 40px;
+    in property <int> n;
+    Rectangle { background: n == 2 ? #2060c0 : red; }
+}'''
+
 async def main() -> None:
     async with vxp.connect() as client:
         if "--no-props" in sys.argv:
@@ -250,6 +258,9 @@ async def main() -> None:
                 await client.panel.props(
                     "overlay", [("fill", {"t": "str", "v": "#10a040"}), ("n", {"t": "i64", "v": 3})]
                 )
+            if getattr(event, "event", None) == "panel_event":
+                await client.panel.define("toast", TOAST, width=100, height=64)
+                await client.panel.props("toast", [("n", {"t": "i64", "v": 2})])
             if getattr(event, "event", None) == "shutting_down":
                 return
 
@@ -285,6 +296,7 @@ def _stand_in(folder: Path, *args: str) -> Path:
 
             [capabilities]
             bus = []
+            overlays = true
 
             [panels]
             overlay = "panels/overlay.slint"
@@ -317,6 +329,30 @@ def test_vrosdev_screenshot_writes_the_panel_as_the_extension_left_it(tmp_path: 
         assert image.size == (90, 50)
     assert _pixel(out, (85, 5)) == (0x10, 0xA0, 0x40)  # n=3: the bar spans all 90 px
     assert _pixel(out, (5, 40)) == hex_to_rgb(palette("daylight")["bg0"])
+
+
+def test_vrosdev_screenshot_captures_a_panel_a_script_step_opens(tmp_path: Path) -> None:
+    """`vrosdev screenshot --capture-after LINE`: a runtime panel that exists only once a step
+    has run (a toast a press opens) is captured when its props settle after that step."""
+    _tools_or_skip()
+    manifest = _stand_in(tmp_path)
+    script = tmp_path / "press.txt"
+    script.write_text("# open the toast\nsettle\nclick overlay press\nwait-for panel.define\n")
+    out = tmp_path / "toast.png"
+    done = _vrosdev(
+        tmp_path, "--manifest", str(manifest), "--panel", "toast", "--out", str(out),
+        "--script", str(script), "--capture-after", "4",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    with Image.open(out) as image:
+        assert image.size == (100, 64)
+    assert _pixel(out, (50, 32)) == (0x20, 0x60, 0xC0)  # the props sent after the define
+    wrong = _vrosdev(
+        tmp_path, "--manifest", str(manifest), "--panel", "toast", "--out", str(out),
+        "--script", str(script), "--capture-after", "1",
+    )  # fmt: skip
+    assert wrong.returncode != 0
+    assert "--capture-after 1: no step on that line" in wrong.stderr
 
 
 def test_vrosdev_screenshot_fails_in_one_line_without_props(tmp_path: Path) -> None:

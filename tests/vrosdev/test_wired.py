@@ -47,6 +47,15 @@ async def test_aud6_aud17_load_answers_then_audio_loaded(tmp_path: Path) -> None
         assert sound == "s-00000001"  # docs/protocol-notes.md#r22
 
 
+async def test_aud16_the_host_gives_a_decode_30_seconds(tmp_path: Path) -> None:
+    """AUD-16: the engine vrosdev serves audio with ends a decode after 30 s (the mechanism:
+    test_vrosdev_audio_load.py's decode past the limit)."""
+    async with running_host() as h:
+        p = await h.ready()
+        await _loaded(p, 2, _tone(tmp_path / "a.wav"))
+        assert h.host.services["audio_engine"].decode_limit_s == 30.0
+
+
 async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
     """AUD-23: not_found at once, undecodable in audio_loaded, then sample_not_cached to play it."""
     async with running_host() as h:
@@ -72,6 +81,41 @@ async def test_aud23_r14_load_errors(tmp_path: Path) -> None:
             },
         )
         assert err["code"] == "sample_not_cached"
+
+
+async def test_aud20_a_channel_the_host_lacks_is_skipped_not_refused(tmp_path: Path) -> None:
+    """AUD-20, AUD-21: an unknown channel is a target that cannot play
+    (docs/protocol-notes.md#r34): skipped beside a playable one; unknown_channel only when every
+    target names a missing channel, no_valid_targets when a deviceless one is among them."""
+    async with running_host(config(no_device=frozenset({"mic"}))) as h:
+        p = await h.ready()
+        sound = await _loaded(p, 2, _tone(tmp_path / "a.wav", seconds=5))
+        play = '{"jsonrpc":"2.0","id":%d,"method":"audio","params":{"op":"play","sound":"%s",'
+        await p.send(
+            play % (3, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"soundboard","gain_pct":70}],"looping":true}}'
+        )
+        assert (await p.reply())["result"] == {"result": "ok"}
+        status = await p.result(4, "audio", {"op": "get_status"})
+        assert status["playing"] == [
+            {
+                "sound": sound,
+                "targets": [{"channel": "soundboard", "gain_pct": 70}],
+                "looping": True,
+            }
+        ]
+        await p.send(
+            play % (5, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"speakers","gain_pct":50}],"looping":false}}'
+        )
+        assert (await p.reply())["result"]["code"] == "unknown_channel"
+        await p.send(
+            play % (6, sound) + '"targets":[{"channel":"headset","gain_pct":50},'
+            '{"channel":"mic","gain_pct":50}],"looping":false}}'
+        )
+        assert (await p.reply())["result"]["code"] == "no_valid_targets"
+        after = await p.result(7, "audio", {"op": "get_status"})
+        assert after["playing"] == status["playing"]  # a refused play changes nothing
 
 
 async def test_aud9_aud20_aud21_play_skips_unplayable_targets(tmp_path: Path) -> None:

@@ -27,11 +27,12 @@ Decisions where the page and docs/protocol-notes.md are silent (each documented 
   is always followed by one) and is `failed` with `unknown_sound`.
 - `unload` of a playing sound stops its playback first.
 - In `play`: an unknown sound is `unknown_sound`; a sound still loading or failed is
-  `sample_not_cached`; a channel name the spec does not know fails the whole play with
-  `unknown_channel` (a client bug, like an unknown sound). A known channel without a device, a
-  channel named a second time, and a gain outside 0-100 make that target skipped (see
-  `Played.skipped`); when nothing is left, `no_valid_targets` and nothing changes (a playback
-  already running continues). A gain of 0 is accepted: silent, but playing.
+  `sample_not_cached`. A target that cannot play is skipped (see `Played.skipped`): a channel
+  this host does not have, a channel without a device, a channel named a second time, a gain
+  outside 0-100. When nothing is left the play fails and nothing changes (a playback already
+  running continues): `unknown_channel` when every target names a channel the host lacks, else
+  `no_valid_targets` (AUD-20, docs/protocol-notes.md#r34). A gain of 0 is accepted: silent,
+  but playing.
 - `pre_arm` of a channel without a device is `no_endpoint`; `pre_arm` and `play` mark a channel
   armed, which `list_channels` shows.
 - `stop` of a known sound that is not playing is `ok`; of an unknown one, `unknown_sound`.
@@ -188,6 +189,11 @@ class AudioEngine:
 
             self._mixer_made = Mixer()
         return self._mixer_made
+
+    @property
+    def decode_limit_s(self) -> float:
+        """How long a decode may run before its sound fails ``too_long`` (AUD-16)."""
+        return self._decode_limit_s
 
     # -- lifetime ---------------------------------------------------------------------------
 
@@ -359,9 +365,6 @@ class AudioEngine:
     ) -> Played | AudioError:
         """AUD-9/18/19/20/22: play now on every target that can, replacing an earlier play."""
         wanted = [t if isinstance(t, Target) else Target(t[0], t[1]) for t in targets]
-        for target in wanted:
-            if as_channel(target.channel) is None:
-                return _unknown_channel(target.channel)
         with self._lock:
             entry = self._sounds.get(sound)
             if entry is None:
@@ -373,13 +376,17 @@ class AudioEngine:
             skipped: list[SkippedTarget] = []
             for target in wanted:
                 channel = as_channel(target.channel)
-                assert channel is not None  # checked above
-                reason = self._skip_reason(channel, target.gain_pct, accepted)
-                if reason is None:
+                if channel is None:
+                    reason = "no such channel"
+                else:
+                    reason = self._skip_reason(channel, target.gain_pct, accepted)
+                if channel is not None and reason is None:
                     accepted.append((channel, target))
                 else:
                     skipped.append(SkippedTarget(target.channel, target.gain_pct, reason))
             if not accepted:
+                if wanted and all(as_channel(t.channel) is None for t in wanted):
+                    return _unknown_channel(wanted[0].channel)
                 return AudioError("no_valid_targets", "none of the targets can play")
             now = self._now_frame()
             self._stop_locked(sound, now)

@@ -28,6 +28,7 @@ from vxp.version import Version
 
 from . import errors as E
 from .config import HostConfig
+from .endings import hung_up, shut
 from .errors import DomainErr, RpcError
 from .faults import parse_delay, parse_fault
 from .hook import RequestHook, Verdict
@@ -130,7 +131,9 @@ class Connection:
         self.data: dict[str, Any] = {}  # per-connection namespace state (commands, assets, …)
         self.after_reply: list[Callable[[], Awaitable[None]]] = []  # e.g. a due media_snapshot
         self.granted: dict[str, Any] = {}  # what welcome granted, for the whole connection (H-11)
-        self._closed = False
+        self._closed = False  # the clean-up has begun: it runs once, however the connection ends
+        self._broken = False  # a write failed: nothing more is sent, the clean-up follows
+        self.ended = anyio.Event()  # set when the clean-up is done
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -150,10 +153,10 @@ class Connection:
         await anyio.sleep(self.host.config.hello_deadline_s)
         if self.state == "await_hello":
             self.host.violation("H-2", f"no hello within {self.host.config.hello_deadline_s:g} s")
-            await self.close()
+            shut(self.stream)  # the read loop ends and ``run`` cleans up
 
     async def _read_loop(self) -> None:
-        while not self._closed:
+        while not (self._closed or self._broken):
             try:
                 data = await self.stream.receive(READ_CHUNK)
             except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -165,30 +168,50 @@ class Connection:
                 return
             for line in lines:
                 await self._handle_line(line)
-                if self._closed:
+                if self._closed or self._broken:
                     return
 
     async def close(self) -> None:
+        """The one clean-up, whichever way the connection ends: the client closes or is killed,
+        a read or a write fails, the host ends it, or a new hello finds its client gone. It frees
+        the extension's slot, so the next hello is never ``already_connected``."""
         if self._closed:
+            await self.ended.wait()
             return
         self._closed = True
         self.state = "closed"
-        if self.host.connection is self:
-            self.host.connection = None
-        if self.client_version > Version(0, 0):
-            for on_close in self.host.on_close:
-                try:
-                    await on_close(self)
-                except Exception:  # a namespace's cleanup must not keep the connection alive
-                    log.exception("cleanup failed")
         with anyio.CancelScope(shield=True):
-            await self.stream.aclose()
+            try:
+                if self.host.connection is self:
+                    self.host.connection = None
+                if self.client_version > Version(0, 0):
+                    for on_close in self.host.on_close:
+                        try:
+                            await on_close(self)
+                        except Exception:  # a namespace's cleanup must not keep it alive
+                            log.exception("cleanup failed")
+                shut(self.stream)
+                async with self.send_lock:  # a write in flight ends first (the socket is shut)
+                    await self.stream.aclose()
+            finally:
+                self.ended.set()
+
+    def peer_gone(self) -> bool:
+        """The client has hung up, though this connection may not have read that yet: a
+        handler can still be running for its last request."""
+        return self._closed or self._broken or hung_up(self.stream)
+
+    async def end(self) -> None:
+        """End the connection from outside it; returns once its own task has cleaned up, so no
+        handler of the old connection runs on after the clean-up."""
+        shut(self.stream)
+        await self.ended.wait()
 
     # -- sending --------------------------------------------------------------------------------
 
     async def send(self, frame: dict[str, Any], *, plain: bool = False) -> None:
         """``plain``: never touched by ``--chaos`` (the handshake's answer)."""
-        if self._closed:
+        if self._closed or self._broken:
             return
         prefix = b""
         if not plain:
@@ -198,14 +221,17 @@ class Connection:
         await self.send_raw(data + b"\n")
 
     async def send_raw(self, data: bytes) -> None:
-        """Bytes as they are: chaos lines, the oversized frame (the caller records them)."""
-        if self._closed:
+        """Bytes as they are: chaos lines, the oversized frame (the caller records them).
+
+        A failed write ends the connection."""
+        if self._closed or self._broken:
             return
         try:
             async with self.send_lock:
                 await self.stream.send(data)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-            self._closed = True
+            self._broken = True
+            shut(self.stream)  # the read loop sees the end and ``run`` cleans up
 
     async def emit(self, event: dict[str, Any]) -> bool:
         """Events are notifications (T-15), withheld from clients too old for them
@@ -370,7 +396,7 @@ class Connection:
         elif client.major < host.version.major - 1 or client.major > host.version.major:
             code = "version_unsupported"
             message = f"host speaks {host.version} (N and N-1 majors)"
-        elif host.connection is not None and host.connection is not self:
+        elif (live := host.connection) is not None and live is not self and not live.peer_gone():
             code, message = "already_connected", "this extension is already connected"
         if code is not None:
             if not forced:
@@ -385,6 +411,8 @@ class Connection:
             )
             await self.close()
             return
+        if (gone := host.connection) is not None and gone is not self:
+            await gone.end()  # its client hung up; the clean-up may not have run yet
         self.client_version = client
         self.granted = cfg.welcome_granted()
         self.state = "ready"

@@ -30,6 +30,7 @@ from vrosdev.panels.host_window import (
     forwarded,
     host_window_source,
 )
+from vrosdev.panels.pacing import PropPacing
 from vrosdev.panels.props import (
     AcceptedProp,
     WireValueError,
@@ -40,8 +41,8 @@ from vrosdev.panels.props import (
 )
 from vrosdev.panels.screenshot import capture_window
 from vrosdev.theme import THEME_DIR, THEME_LIBRARY
+from vxp.limits import ASSET_MAX_ANIMATING_PER_PANEL
 
-PROP_INTERVAL_MS = 33  # PAN-7: about 30 applications per second per panel
 ANIMATION_TICK_MS = 10  # half the shortest frame delay (AST-11: 20 ms)
 SCREENSHOT_SETTLE_MS = 150  # lets the renderer draw the last applied state before capture
 # A first glyph from a large font (colour emoji, CJK) can take longer than one settle to load
@@ -149,8 +150,7 @@ class PanelWindow:
         self.field_focused = False  # after cancelling edges within a frame (PAN-29)
         self._focus_delta: int | None = None  # gains minus losses in the current turn
         self._pending: dict[str, AcceptedProp] = {}
-        self._flush_scheduled = False
-        self._last_flush = 0.0
+        self._pacing = PropPacing()
         self._bindings: dict[str, _AssetBinding] = {}
         self._images: dict[str, tuple[Asset, tuple[Any, ...]]] = {}
         self._animation_timer: Any = None
@@ -221,15 +221,13 @@ class PanelWindow:
                 violations.append(accepted)
             else:
                 self._pending[accepted.name] = accepted
-        if self._pending and not self._flush_scheduled:
-            self._flush_scheduled = True
-            wait = max(0.0, self._last_flush + PROP_INTERVAL_MS / 1000 - time.monotonic())
+        wait = self._pacing.submitted() if self._pending else None
+        if wait is not None:
             self._slint.Timer.single_shot(_ms(wait * 1000), self.flush_props)
         return violations
 
     def flush_props(self) -> None:
-        self._flush_scheduled = False
-        self._last_flush = time.monotonic()
+        self._pacing.applied()
         pending, self._pending = self._pending, {}
         for prop in pending.values():
             try:
@@ -303,13 +301,21 @@ class PanelWindow:
             self._animation_timer = None
 
     def _tick(self) -> None:
+        """Advance each animated image; past the first 24 a panel shows (in the order of its
+        props and their keys), an image keeps its first frame (AST-14,
+        docs/protocol-notes.md#r35)."""
         now = time.monotonic()
+        moving = 0
         for binding in self._bindings.values():
             elapsed = (now - binding.started) * 1000
             for row, key in enumerate(binding.keys):
                 cached = self._images.get(key)
                 if cached is None:
                     continue
+                if len(cached[1]) > 1:
+                    moving += 1
+                    if moving > ASSET_MAX_ANIMATING_PER_PANEL:
+                        continue
                 index = frame_index(cached[0], elapsed)
                 if index != binding.shown[row]:
                     binding.shown[row] = index
@@ -396,7 +402,6 @@ class PanelWindow:
     def screenshot(self, out: Path, done: Callable[[str | None], None]) -> None:
         """Apply what is pending, let the renderer draw it, then capture exactly the window.
         Needs the event loop running; `done` gets None or an error message."""
-        self._flush_scheduled = False
         self.flush_props()
 
         last: bytes | None = None

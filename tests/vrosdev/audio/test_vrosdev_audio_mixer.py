@@ -1,5 +1,5 @@
 """The mixer: what reached each channel, measured in the written WAV files
-(docs/protocol-notes.md#r28, AUD-3/4/5)."""
+(docs/protocol-notes.md#r28, AUD-3, AUD-4, AUD-5)."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def test_gains_are_linear_amplitude(
     clock: ManualClock,
     tmp_path: Path,
 ) -> None:
-    """docs/protocol-notes.md#r28, AUD-3/4: a 1 kHz tone at 80 on soundboard and 40 on mic differ by
-    6.02 dB."""
+    """docs/protocol-notes.md#r28, AUD-3, AUD-4: a 1 kHz tone at 80 on soundboard and 40 on mic
+    differ by 6.02 dB."""
     sound, _ = load_ok(engine, write_tone("1k.wav", seconds=1.0, rate=44_100, amplitude=0.5))
     clock.now = 0.25
     engine.play(sound, [("soundboard", 80), ("mic", 40)], False)

@@ -1,4 +1,5 @@
-"""pre_arm, play, stop, stop_all, status, list_channels, list_devices (AUD-8 to 13, 18-23)."""
+"""pre_arm, play, stop, stop_all, status, list_channels, list_devices (AUD-8 … AUD-13,
+AUD-18 … AUD-23)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def code_of(result: object) -> str:
 
 
 def test_list_channels_names_the_three_channels(engine: AudioEngine) -> None:
-    """AUD-3/4/5/12: soundboard, mic, ui, each with its device; none armed yet."""
+    """AUD-3, AUD-4, AUD-5, AUD-12: soundboard, mic, ui, each with its device; none armed yet."""
     assert engine.list_channels() == [
         ChannelInfo("soundboard", True, False, "soundboard-out"),
         ChannelInfo("mic", True, False, "cable-in"),
@@ -137,6 +138,25 @@ def test_play_with_no_playable_target_is_no_valid_targets(
     assert engine.status() == [StatusRow(sound, (Target("soundboard", 10),), True)]
 
 
+def test_a_channel_the_host_lacks_is_a_skipped_target(engine: AudioEngine, sound: str) -> None:
+    """AUD-20, AUD-21: an unknown channel among playable ones is skipped, the play is ``ok``."""
+    played = engine.play(sound, [("headset", 50), ("soundboard", 70)], False)
+    assert isinstance(played, Played)
+    assert played.accepted == (Target("soundboard", 70),)
+    assert [(s.channel, s.reason) for s in played.skipped] == [("headset", "no such channel")]
+    assert engine.status() == [StatusRow(sound, (Target("soundboard", 70),), False)]
+
+
+def test_unknown_names_beside_a_deviceless_channel_are_no_valid_targets(
+    make_engine: MakeEngine, write_tone: Callable[..., Path], load_ok: LoadOk
+) -> None:
+    """AUD-20: not every target names a missing channel, so the failure is no_valid_targets."""
+    engine = make_engine(no_device={"mic"})
+    sound, _ = load_ok(engine, write_tone("t.wav"))
+    assert code_of(engine.play(sound, [("headset", 5), ("mic", 5)], False)) == "no_valid_targets"
+    assert engine.status() == []
+
+
 def test_duplicate_channel_and_out_of_range_gain_are_skipped(
     engine: AudioEngine, sound: str
 ) -> None:
@@ -154,7 +174,8 @@ def test_play_errors(
 ) -> None:
     """AUD-18, AUD-23: unknown_sound, unknown_channel, sample_not_cached for a failed sound."""
     assert code_of(engine.play("s-99999999", [("ui", 50)], False)) == "unknown_sound"
-    assert code_of(engine.play(sound, [("ui", 50), ("headset", 50)], False)) == "unknown_channel"
+    only_unknown = [("headset", 50), ("speakers", 20)]
+    assert code_of(engine.play(sound, only_unknown, False)) == "unknown_channel"
     assert engine.status() == []
     bad = write_tone("bad.wav")
     bad.write_bytes(b"no audio here")

@@ -1,4 +1,4 @@
-"""Every media request rule of vrosdev's player simulation (MED-2..16, MED-26,
+"""Every media request rule of vrosdev's player simulation (MED-2 … MED-16, MED-26,
 docs/protocol-notes.md#r15, docs/protocol-notes.md#r22, docs/protocol-notes.md#r23)."""
 
 from __future__ import annotations

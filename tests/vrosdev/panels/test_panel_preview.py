@@ -1,4 +1,4 @@
-"""The live preview in a real Slint window under Xvfb (issue 4; PAN-7, PAN-23..29, AST-18)."""
+"""The live preview in a real Slint window under Xvfb (issue 4; PAN-7, PAN-23 … PAN-29, AST-18)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def _pixel(path: Path, at: tuple[int, int]) -> tuple[int, int, int]:
 async def test_screenshots_show_the_stub_palette_of_the_current_theme(
     x_display: str, tmp_path: Path
 ) -> None:
-    """PAN-34..37: the host fills the theme module; the PNG is exactly the panel."""
+    """PAN-34: the host fills the theme module from the current settings (theme, OLED); the
+    PNG is exactly the panel."""
     async with PreviewClient.open(PROBE_PANEL, name="overlay", display=x_display) as preview:
         assert (preview.width, preview.height) == (160, 120)  # the root's preferred size
         for settings in (
@@ -121,8 +122,8 @@ async def test_callbacks_arrive_as_typed_events(x_display: str) -> None:
 
 
 async def test_props_of_every_type_reach_the_panel(x_display: str) -> None:
-    """PAN-6, PAN-8..10 and docs/protocol-notes.md#r29 (violations ignored), through Slint 1.18.1b1
-    itself."""
+    """PAN-6, PAN-8, PAN-9, PAN-10 and docs/protocol-notes.md#r29 (violations ignored), through
+    Slint 1.18.1b1 itself."""
     async with PreviewClient.open(PROBE_PANEL, display=x_display) as preview:
         row = [
             {"t": "str", "v": "Airhorn"},
@@ -150,7 +151,7 @@ async def test_props_of_every_type_reach_the_panel(x_display: str) -> None:
 
 
 async def test_assets_show_and_animate(x_display: str, tmp_path: Path) -> None:
-    """PAN-11: assets -> [image]; AST-8 / AST-18: frames advance on the renderer's clock."""
+    """PAN-11: assets -> [image]; AST-8, AST-18: frames advance on the renderer's clock."""
     red = base64.b64encode(bytes([255, 0, 0, 255]) * 4).decode()
     blue = base64.b64encode(bytes([0, 0, 255, 255]) * 4).decode()
     async with PreviewClient.open(PROBE_PANEL, display=x_display) as preview:
@@ -230,3 +231,32 @@ async def test_screenshot_panel_applies_props_and_assets_first(
     assert len(violations) == 1
     assert _pixel(tmp_path / "state.png", ICON_AT) == (0, 255, 0)
     assert _pixel(tmp_path / "state.png", BG0_AT) == hex_to_rgb(palette("hc-light")["bg0"])
+
+
+async def test_past_24_animations_a_panel_shows_the_rest_keep_their_first_frame(
+    x_display: str,
+) -> None:
+    """AST-14: 25 animated images in one panel: the first 24 move, the 25th stays on its first
+    frame (docs/protocol-notes.md#r35)."""
+    red = base64.b64encode(bytes([255, 0, 0, 255]) * 4).decode()
+    blue = base64.b64encode(bytes([0, 0, 255, 255]) * 4).decode()
+    async with PreviewClient.open(PROBE_PANEL, display=x_display) as preview:
+        await preview.put_asset(
+            {
+                "key": "e:blink",
+                "width": 2,
+                "height": 2,
+                "frames": [
+                    {"rgba_base64": red, "delay_ms": 20},
+                    {"rgba_base64": blue, "delay_ms": 1000},
+                ],
+                "loop": 1,
+            }
+        )
+        icons = {"t": "assets", "v": ["e:blink"] * 25}
+        assert not await preview.set_props([["icons", icons]])
+        with anyio.fail_after(5):
+            # The worker has no frame event: poll its state (a remote read, not a busy wait).
+            while (await preview.state())["frames"]["icons"][:24] != [1] * 24:  # noqa: ASYNC110
+                await anyio.sleep(0.02)
+        assert (await preview.state())["frames"]["icons"][24] == 0

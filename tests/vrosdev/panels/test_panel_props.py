@@ -1,5 +1,5 @@
-"""Typed props against declared Slint types (PAN-6..11, docs/protocol-notes.md#r29), asset frames
-(AST-*)."""
+"""Typed props against declared Slint types (PAN-6 … PAN-11, docs/protocol-notes.md#r29), asset
+frames (AST-*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The theme stub `@vros/theme.slint` (PAN-33..41, docs/protocol-notes.md#r12)."""
+"""The theme stub `@vros/theme.slint` (PAN-33 … PAN-41, docs/protocol-notes.md#r12)."""
 
 from __future__ import annotations
 

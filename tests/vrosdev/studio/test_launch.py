@@ -22,11 +22,15 @@ SEED_CLIENT_REL = Path("..") / "shared" / "seeds" / "000-sample-client.py"
 
 
 def seed_client() -> Path:
-    """The sample client of the Studio protocol's page, kept beside the repository's checkout."""
-    for candidate in (REPO / SEED_CLIENT_REL, Path("/work/shared/seeds/000-sample-client.py")):
-        if candidate.is_file():
-            return candidate.resolve()
-    pytest.fail(f"the seed's sample client is missing: {REPO / SEED_CLIENT_REL}")
+    """The sample client of the Studio protocol's page, kept beside the repository's checkout
+    (it is not part of the repository); without it the test is skipped and says where."""
+    candidate = REPO / SEED_CLIENT_REL
+    if not candidate.is_file():
+        pytest.skip(
+            f"the Studio page's sample client is not beside this checkout: no {SEED_CLIENT_REL} "
+            f"relative to {REPO}"
+        )
+    return candidate.resolve()
 
 
 # A stdlib-only extension whose misbehaviour a test picks with STUDIO_TEST_MODE:

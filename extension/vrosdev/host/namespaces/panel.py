@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vxp.limits import NAME_RE, PANEL_SOURCE_MAX_BYTES, utf8_len
+from vxp.limits import ASSET_MAX_ANIMATING_PER_PANEL, NAME_RE, PANEL_SOURCE_MAX_BYTES, utf8_len
 
 from .. import errors as E
 from .. import shapes as S
@@ -98,7 +98,7 @@ def install(host: ExtensionHost) -> None:
     async def handle(conn: Connection, req: Any) -> dict[str, Any]:
         match req:
             case S.PanelProps():
-                return await _props(host, req)
+                return await _props(host, conn, req)
             case S.PanelDefine():
                 return await _define(host, conn, req)
             case S.PanelRemove(panel=name):
@@ -129,7 +129,7 @@ def install(host: ExtensionHost) -> None:
     host.register("panel", "1.0", None, handle)
 
 
-async def _props(host: ExtensionHost, req: S.PanelProps) -> dict[str, Any]:
+async def _props(host: ExtensionHost, conn: Connection, req: S.PanelProps) -> dict[str, Any]:
     table = panels(host)
     state = table.get(req.panel)
     if state is None:
@@ -153,10 +153,33 @@ async def _props(host: ExtensionHost, req: S.PanelProps) -> dict[str, Any]:
                 )
                 continue
         state.props[name] = value
+    moving = animations(conn, state.props)
+    if moving > ASSET_MAX_ANIMATING_PER_PANEL:
+        host.violation(
+            "AST-14",
+            f"panel {req.panel} shows {moving} animations at once; the first "
+            f"{ASSET_MAX_ANIMATING_PER_PANEL} move, the rest show their first frame "
+            "(docs/protocol-notes.md#r35)",
+        )
     renderer = host.services.get("renderer")
     if renderer is not None:
         await renderer.props_changed(req.panel)
     return {"result": "applied"}
+
+
+def animations(conn: Connection, props: dict[str, Any]) -> int:
+    """How many images of the panel's ``assets`` props are animated assets of the connection's
+    table (AST-14 counts each shown image, a key shown twice twice)."""
+    from .assets import table
+
+    assets = table(conn)
+    count = 0
+    for value in props.values():
+        if isinstance(value, dict) and value.get("t") == "assets":
+            for key in value.get("v") or []:
+                asset = assets.entries.get(key) if isinstance(key, str) else None
+                count += asset is not None and asset.animated
+    return count
 
 
 async def _define(host: ExtensionHost, conn: Connection, req: S.PanelDefine) -> dict[str, Any]:
