@@ -1,10 +1,13 @@
 """command_invoked -> audio.play latency at vrosdev's socket, idle and while icons decode.
 
-    .venv/bin/python bench/bench_latency.py [--samples 1000] [--gap-ms 5] [--budget-s 80]
+    .venv/bin/python bench/bench_latency.py [--samples 1000] [--gap-ms 10] [--budget-s 80]
 
 vrosdev runs in this process (``vrosdev.launcher.run_extension`` with a driver, as
 ``tests/e2e/harness.py`` runs a script); the real Cueboard runs as its own process. The driver
-sends ``command_invoked play-slot-1`` and each latency runs from just before ``Connection.emit``
+sends ``command_invoked play-slot-N``, N running over the page's 12 slots so that no sound is
+pressed more than 10 times a second (a person's presses for one sound are paced at that,
+``extension/cueboard/core/pacing.py``: this bench measures presses, not the pace), and each
+latency runs from just before ``Connection.emit``
 to the moment the matching ``audio.play`` request line has been parsed by the host (a
 ``host.on_request`` watcher), both read with ``time.perf_counter_ns``. A figure therefore holds
 one socket hop each way, the extension's whole path and the host's parse of the request line.
@@ -26,8 +29,8 @@ Baselines from the same run, same driver and pace: a raw-socket extension (no SD
 work) and a minimal ``vxp`` SDK extension (``async for event in client.events()`` ->
 ``client.audio.play``). Cueboard runs under a thin wrapper that stamps, with the same
 monotonic clock, where the extension spends the time: data read, session parse, queue to
-the runtime's ``Shell.feed_event``, Cueboard's core up to ``client.send_request``, the SDK's
-framing and send.
+the runtime's ``Shell.feed_event``, Cueboard's core and the outbox's writer task up to
+``client.submit``, the SDK's framing and send.
 The loaded rows are also given without the samples during which an ``assets.put`` line (about
 2.6 MB of JSON) reached the host, which vrosdev parses and checks in this process.
 
@@ -74,7 +77,7 @@ DECODE_ENV = "CUEBOARD_ICON_DECODE"
 STAMPS_ENV = "BENCH_LATENCY_STAMPS"
 WINDOW_TIMEOUT_S = 60.0
 WARM_UP = 20
-COMMAND = "play-slot-1"
+COMMANDS = tuple(f"play-slot-{n}" for n in range(1, 13))  # one page: each loaded ahead
 
 # -- the extensions ------------------------------------------------------------------------------
 
@@ -129,7 +132,7 @@ STAMPED_CUEBOARD = r"""
 import atexit, json, os, sys, time
 from vxp import session as vs, client as vc
 from cueboard import runtime
-from cueboard.runtime import shell as rs
+from cueboard.runtime import outbox as ro, shell as rs
 
 ns = time.perf_counter_ns
 rows, cur = [], {}
@@ -149,21 +152,21 @@ def stamped_receive_data(self, data):
 vs.Session.receive_data = stamped_receive_data
 
 feed_event = rs.Shell.feed_event
-async def stamped_feed_event(self, item):
+def stamped_feed_event(self, item):
     name = getattr(item, "event", None)
     if name == "command_invoked" and "parsed" in cur:
         cur["handle"] = ns()
     elif name == "shutting_down":
         dump()
-    await feed_event(self, item)
+    feed_event(self, item)
 rs.Shell.feed_event = stamped_feed_event
 
-start = rs.Shell._start
-async def stamped_start(self, send):
+submit = ro.Outbox.submit
+async def stamped_submit(self, client, send):
     if "handle" in cur and send.kind == "audio.play":
         cur["play_call"] = ns()
-    await start(self, send)
-rs.Shell._start = stamped_start
+    await submit(self, client, send)
+ro.Outbox.submit = stamped_submit
 
 request = vs.Session.request
 def stamped_request(self, namespace, params):
@@ -184,17 +187,18 @@ class StampedSocket:
     def __getattr__(self, name):
         return getattr(self._sock, name)
 
-send = vc.Client._send
-async def stamped_send(self, frame):
+write = vc.Client._write
+async def stamped_write(self, frame):
     raw = getattr(self._stream, "_RawSocketMixin__raw_socket", None)  # anyio, asyncio backend
     if raw is not None and not isinstance(raw, StampedSocket):
         self._stream._RawSocketMixin__raw_socket = StampedSocket(raw)
-    await send(self, frame)
+    written = await write(self, frame)
     if "play_call" in cur and b'"op":"play"' in frame:
         cur["sent"] = ns()
         rows.append(dict(cur))
         cur.clear()
-vc.Client._send = stamped_send
+    return written
+vc.Client._write = stamped_write
 
 atexit.register(dump)
 sys.exit(runtime.main())
@@ -204,7 +208,7 @@ STAGES = [
     ("host emit -> ext read (hop in)", "sent_host", "rx"),
     ("session parse", "rx", "parsed"),
     ("queue -> Shell.feed_event", "parsed", "handle"),
-    ("core -> client.send_request", "handle", "play_call"),
+    ("core -> outbox -> client.submit", "handle", "play_call"),
     ("SDK: models + JSON frame", "play_call", "framed"),
     ("SDK: send lock + anyio checkpoints", "framed", "write"),
     ("ext write -> host parsed (hop out)", "write", "arrived"),
@@ -322,6 +326,7 @@ class Probe:
 
     waiter: anyio.Event | None = None
     play_at: int = 0
+    presses: int = 0  # invocations sent: which slot the next one presses
     puts: list[int] = field(default_factory=list[int])
     traffic: Counter[str] | None = None  # every request by method.op, while counting
 
@@ -370,7 +375,8 @@ async def one_invocation(host: ExtensionHost, probe: Probe) -> Sample | None:
     waiter = anyio.Event()
     probe.waiter = waiter
     puts_before = len(probe.puts)
-    event = {"event": "command_invoked", "command": COMMAND}
+    event = {"event": "command_invoked", "command": COMMANDS[probe.presses % len(COMMANDS)]}
+    probe.presses += 1
     sent = time.perf_counter_ns()
     await conn.emit(event)
     with anyio.move_on_after(1.0):
@@ -596,7 +602,7 @@ def main() -> int:
     parser.add_argument(
         "--budget-s", type=float, default=80.0, help="no extra launch after this (80)"
     )
-    parser.add_argument("--gap-ms", type=float, default=5.0, help="pause after each play (5)")
+    parser.add_argument("--gap-ms", type=float, default=10.0, help="pause after each play (10)")
     args = parser.parse_args()
     started = time.perf_counter()
 

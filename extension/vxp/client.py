@@ -3,11 +3,26 @@
 One task group per connection (structured concurrency): the reader feeds the sans-IO
 :class:`Session` and resolves waiters; senders write under a lock, so the path from a caller to the
 socket is one serialisation and one write. Events are delivered in arrival order through
-:meth:`events`.
+:meth:`Client.events`.
+
+Two ways to hear what the host says, for two kinds of caller:
+
+* awaiting: ``await client.request(...)`` (or :meth:`Client.send_request` then
+  :meth:`Pending.result`) gives one answer to one caller, and ``async for event in
+  client.events()`` gives the events. The answer and the events reach their awaiters through
+  different tasks, so their relative order is the scheduler's.
+* one ordered stream: :meth:`Client.submit` writes a request with a tag of the caller's own, and
+  ``async for item in client.incoming()`` yields every event (:class:`HostEvent`), every answer
+  to a submitted request (:class:`Answered`, with its tag) and every submitted request that got
+  no usable answer (:class:`RequestFailed`: a JSON-RPC error, a domain ``err``, a timeout, the
+  connection's end) in the order the host's bytes arrived. Each submitted request ends in
+  exactly one :class:`Answered` or :class:`RequestFailed`. A program that keeps state across
+  answers and events (a reply, then the event it announces) reads this one.
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
@@ -39,6 +54,7 @@ from .session import (
     Session,
     SessionEvent,
 )
+from .stream import Answered, HostEvent, Incoming, RequestFailed
 from .transport import CONNECT_RETRY_S, LaunchEnvironment, Opener, open_endpoint
 from .version import CLIENT_VERSION, Version
 
@@ -47,7 +63,15 @@ if TYPE_CHECKING:
 
     from .models.handshake import Welcome
 
-__all__ = ["Client", "Pending", "connect"]
+__all__ = [
+    "Answered",
+    "Client",
+    "HostEvent",
+    "Incoming",
+    "Pending",
+    "RequestFailed",
+    "connect",
+]
 
 log = logging.getLogger("vxp")
 T = TypeVar("T")
@@ -104,9 +128,13 @@ class Client(Namespaces):
         self._send_lock = anyio.Lock(fast_acquire=True)
         self._waiters: dict[int, _Waiter] = {}
         self._hello: _Waiter = _Waiter()
-        send, receive = anyio.create_memory_object_stream[Any](math.inf)
-        self._event_send: MemoryObjectSendStream[Any] = send
-        self._event_receive: MemoryObjectReceiveStream[Any] = receive
+        send, receive = anyio.create_memory_object_stream[Incoming](math.inf)
+        self._incoming_send: MemoryObjectSendStream[Incoming] = send
+        self._incoming_receive: MemoryObjectReceiveStream[Incoming] = receive
+        # submitted requests: id -> (tag, namespace); their deadlines, a heap of (when, id)
+        self._tagged: dict[int, tuple[object, str]] = {}
+        self._deadlines: list[tuple[float, int]] = []
+        self._deadline_changed = anyio.Event()
         self.closed_reason: str | None = None
         self._closing = False
         self._surfaced = False
@@ -163,6 +191,24 @@ class Client(Namespaces):
             raise
         return Pending(self, namespace, request_id, waiter)
 
+    async def submit(self, namespace: str, params: BaseModel | Prepared, tag: object) -> None:
+        """Write one request; its outcome arrives on :meth:`incoming` with ``tag``, as one
+        :class:`Answered` or one :class:`RequestFailed` (a timeout after ``request_timeout``,
+        counted from now). Raises only when nothing was written and nothing will arrive: the
+        connection is already closed (:class:`ConnectionClosed`), or the request is refused
+        locally (:class:`InvalidRequest`, :class:`NotSupportedByHost`,
+        :class:`LocalProtocolError`). Losing the connection while writing is told on the stream.
+        """
+        if self.closed_reason is not None:
+            raise ConnectionClosed(self.closed_reason)
+        request_id, frame = self._session.request(namespace, params)
+        self._tagged[request_id] = (tag, namespace)
+        deadline = anyio.current_time() + self.request_timeout
+        heapq.heappush(self._deadlines, (deadline, request_id))
+        if self._deadlines[0][1] == request_id:
+            self._deadline_changed.set()
+        await self._write(frame)
+
     async def call(self, namespace: str, params: BaseModel | Prepared, expect: type[T]) -> T:
         """:meth:`request`, checked to be of the expected result model."""
         result = await self.request(namespace, params)
@@ -172,20 +218,41 @@ class Client(Namespaces):
         return result
 
     async def _send(self, frame: bytes) -> None:
+        if not await self._write(frame):
+            raise ConnectionClosed(self.closed_reason or "the connection is gone")
+
+    async def _write(self, frame: bytes) -> bool:
+        """Write one frame; False when the connection is gone (its end already dispatched)."""
         try:
             async with self._send_lock:
                 await self._stream.send(frame)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
             self._dispatch(self._session.connection_lost(f"sending failed: {type(exc).__name__}"))
-            raise ConnectionClosed(self.closed_reason or "the connection is gone") from None
+            return False
+        return True
 
     # -- events -----------------------------------------------------------------------------
 
     async def events(self) -> AsyncIterator[Any]:
         """Events in arrival order. Ends when the connection ends; an unexpected end raises
-        :class:`ConnectionClosed` once, after the events that came before it."""
-        async for event in self._event_receive:
-            yield event
+        :class:`ConnectionClosed` once, after the events that came before it. Answers to
+        :meth:`submit` are not here: a program that submits reads :meth:`incoming` instead."""
+        async for item in self._incoming_receive:
+            if isinstance(item, HostEvent):
+                yield item.event
+        self._surface_end()
+
+    async def incoming(self) -> AsyncIterator[Incoming]:
+        """Everything the host sends, in the order its bytes arrived: events, and the answers
+        and failures of :meth:`submit`'s requests (see the module's docstring). Ends when the
+        connection ends, after the failures of the requests still unanswered; an unexpected
+        end raises :class:`ConnectionClosed` once, after the items that came before it. One
+        reader: two loops at once share the items between them."""
+        async for item in self._incoming_receive:
+            yield item
+        self._surface_end()
+
+    def _surface_end(self) -> None:
         if self.closed_reason is not None and not self._closing and not self._surfaced:
             self._surfaced = True
             raise ConnectionClosed(self.closed_reason)
@@ -207,21 +274,47 @@ class Client(Namespaces):
                 if self.closed_reason is not None:
                     return
         finally:
-            self._event_send.close()
+            self._incoming_send.close()
             if self.closed_reason is not None:
                 await self._stream.aclose()
+
+    async def _expire(self) -> None:
+        """Submitted requests unanswered by their deadline end as a :class:`RequestFailed`
+        holding a :class:`TimeoutError`, on the stream; a late answer is then a violation."""
+        while self.closed_reason is None:
+            self._deadline_changed = anyio.Event()
+            now = anyio.current_time()
+            while self._deadlines and self._deadlines[0][0] <= now:
+                _, request_id = heapq.heappop(self._deadlines)
+                entry = self._tagged.pop(request_id, None)
+                if entry is None:
+                    continue  # answered in time
+                tag, namespace = entry
+                self._session.forget(request_id)
+                error = TimeoutError(f"{namespace}: no answer within {self.request_timeout:g} s")
+                self._incoming_send.send_nowait(RequestFailed(tag, namespace, error))
+            next_at = self._deadlines[0][0] if self._deadlines else math.inf
+            with anyio.move_on_after(next_at - now):
+                await self._deadline_changed.wait()
 
     def _dispatch(self, events: list[SessionEvent]) -> None:
         for ev in events:
             match ev:
                 case EventReceived(event=event):
-                    self._event_send.send_nowait(event)
-                case Replied(request_id=rid, result=result):
+                    self._incoming_send.send_nowait(HostEvent(event))
+                case Replied(request_id=rid, namespace=namespace, result=result):
+                    if rid in self._tagged:
+                        self._answered(self._tagged.pop(rid)[0], namespace, result)
+                        continue
                     waiter = self._waiters.get(rid)
                     if waiter is not None:
                         waiter.result = result
                         waiter.done.set()
-                case Failed(request_id=rid, error=error):
+                case Failed(request_id=rid, namespace=namespace, error=error):
+                    if rid in self._tagged:
+                        failed = RequestFailed(self._tagged.pop(rid)[0], namespace, error)
+                        self._incoming_send.send_nowait(failed)
+                        continue
                     waiter = self._waiters.get(rid)
                     if waiter is not None:
                         waiter.error = error
@@ -244,6 +337,16 @@ class Client(Namespaces):
                     if not self._hello.done.is_set():
                         self._hello.error = self._hello.error or ConnectionClosed(reason)
                         self._hello.done.set()
+                    # every submitted request has had its failure: the stream ends here
+                    self._incoming_send.close()
+                    self._deadline_changed.set()
+
+    def _answered(self, tag: object, namespace: str, result: Any) -> None:
+        if getattr(result, "result", None) == "err":
+            error = DomainError(namespace, result.code, result.message)
+            self._incoming_send.send_nowait(RequestFailed(tag, namespace, error))
+        else:
+            self._incoming_send.send_nowait(Answered(tag, namespace, result))
 
     async def _handshake(self, deadline: float) -> None:
         await self._send(self._session.start())
@@ -280,6 +383,7 @@ async def connect(
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(client._read_loop)  # pyright: ignore[reportPrivateUsage]
+            tg.start_soon(client._expire)  # pyright: ignore[reportPrivateUsage]
             try:
                 await client._handshake(started + hello_deadline)  # pyright: ignore[reportPrivateUsage]
                 yield client

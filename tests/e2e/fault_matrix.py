@@ -159,6 +159,9 @@ def baseline(work: Path, content_root: Path) -> Transcript:
     code, output, transcript = run_vrosdev(work / "baseline", session_script() + TAIL, content_root)
     if code != 0 or "Traceback" in output:
         raise RuntimeError(f"the baseline session failed (exit {code}):\n{output[-3000:]}")
+    unput = transcript.named_before_put()
+    if unput:
+        raise RuntimeError(f"the baseline named asset keys before their put: {unput[:3]}")
     return transcript
 
 

@@ -1,4 +1,8 @@
-"""Run the real Cueboard process inside vrosdev (real socket, real decoder, real mixer)."""
+"""Run the real Cueboard process inside vrosdev (real socket, real decoder, real mixer).
+
+Every launch's transcript is checked for what holds in any session: no ``panel.props`` names an
+asset key before its put answered ``ok`` on that connection (docs/protocol-notes.md#r33).
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ from vrosdev.host.config import HostConfig
 from vrosdev.launcher import run_extension
 from vrosdev.script import parse
 from vxp.manifest import load_manifest
+
+from .matrix_checks import Transcript
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -123,6 +129,8 @@ def run_cueboard(
             )
         )
     lines = [json.loads(x) for x in record.read_text().splitlines()]
+    unput = Transcript(lines).named_before_put()
+    assert not unput, f"props named asset keys before their put answered ok: {unput[:3]}"
     return Run(
         code,
         out,

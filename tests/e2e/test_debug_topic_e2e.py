@@ -18,7 +18,10 @@ EXT = "ext.com.cueboard.soundboard"
 def test_cmd_debug_publishes_tasks_and_timers_unchanged_across_presses(tmp_path: Path) -> None:
     content = tmp_path / "content"
     tone(content / "Cueboard" / "Sounds" / "01 Beep.wav", seconds=0.2)
-    presses = "invoke play-slot-1\nsleep 0.02\n" * 20
+    tone(content / "Cueboard" / "Sounds" / "02 Boop.wav", seconds=0.2, freq=500)
+    # Two sounds, ten presses each: within the pace of a person's presses for one sound
+    # (extension/cueboard/core/pacing.py), so every press is played.
+    presses = "invoke play-slot-1\nsleep 0.02\ninvoke play-slot-2\nsleep 0.02\n" * 10
     run = run_cueboard(
         tmp_path,
         f"settle\nbus-publish {EXT}.cmd.debug {{}}\nsleep 0.3\n"

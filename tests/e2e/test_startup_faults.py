@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cueboard.core.policy import ASK_AGAIN_S
+from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from vrosdev.host.codes import DOCUMENTED_CODES
 
 from .fault_matrix import run_vrosdev
@@ -25,9 +25,9 @@ from .matrix_checks import Transcript, pair_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]  # the first case runs them all
 
-# Quiet for ASK_AGAIN_S: start-up is over, and a press is no longer answered at once with the
-# failure a request of start-up just met (the policy's memory of a refusal, core/tracker.py).
-SCRIPT = f"settle {ASK_AGAIN_S:g} 30\ninvoke play-slot-1\nsleep 0.5\n"
+# Quiet for RETRY_FAILED_AFTER_S: start-up is over, and a press no longer answers at once with
+# the failure its sound's load just met (core/loading.py).
+SCRIPT = f"settle {RETRY_FAILED_AFTER_S:g} 30\ninvoke play-slot-1\nsleep 0.5\n"
 STARTUP = [
     ("settings", "list"),
     ("commands", "register"),
@@ -54,7 +54,7 @@ PACED = {("panel", "props"): 10}
 JOBS = 2  # runs at once (each is a vrosdev and a Cueboard process)
 
 type Case = tuple[str, str, str]
-type Result = tuple[int, str, Counter[tuple[str, str]]]
+type Result = tuple[int, str, Counter[tuple[str, str]], list[str]]
 
 
 def _cases() -> list[object]:
@@ -79,6 +79,7 @@ def healthy(content: Path, tmp_path_factory: pytest.TempPathFactory) -> Counter[
     work = tmp_path_factory.mktemp("startup-healthy")
     rc, output, transcript = run_vrosdev(work, SCRIPT, content)
     assert rc == 0 and "Traceback" not in output, output[-2000:]
+    assert not transcript.named_before_put()  # docs/protocol-notes.md#r33
     return _counts(transcript)
 
 
@@ -104,7 +105,7 @@ def results(
         rc, output, transcript = run_vrosdev(
             folder, SCRIPT, content, ["--fault", f"{method}.{op}={code}@1"]
         )
-        return rc, output, _counts(transcript)
+        return rc, output, _counts(transcript), transcript.named_before_put()
 
     with ThreadPoolExecutor(JOBS) as pool:
         return dict(zip(selected, pool.map(run, enumerate(selected)), strict=True))
@@ -124,8 +125,9 @@ def test_a_wrong_first_answer_at_start_up_neither_crashes_nor_storms(
     results: dict[Case, Result],
     healthy: Counter[tuple[str, str]],
 ) -> None:
-    rc, output, counts = results[(method, op, code)]
+    rc, output, counts, unput = results[(method, op, code)]
     assert "Traceback" not in output, output[-3000:]
+    assert not unput, f"props named asset keys before their put answered ok: {unput[:3]}"
     assert rc == 0, output[-3000:]
     slack = PACED.get((method, op), MAX_RETRIES)
     assert counts[(method, op)] <= healthy[(method, op)] + slack, counts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import secrets
@@ -12,6 +13,7 @@ import pytest
 
 from tests import leaks
 from tests.e2e.harness import rms, tone
+from tests.e2e.matrix_checks import Transcript
 from tests.packaging.conftest import base_interpreter, build_linux
 from tests.packaging.wheelhouse import RUNTIME_CORE, repack
 from vrosdev.host.config import HostConfig
@@ -70,6 +72,8 @@ def test_an_installed_bundle_plays_end_to_end(
     record = tmp_path / "t.jsonl"
     code = anyio.run(lambda: run_extension(cfg, argv, cwd=folder, script=steps, record=record))
     assert code == 0
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    assert Transcript(lines).named_before_put() == []  # docs/protocol-notes.md#r33
     # docs/protocol-notes.md#r28: the manifest's default gains, soundboard 80 and mic 40, are 6.02
     # dB apart.
     soundboard, mic = rms(out / "soundboard.wav"), rms(out / "mic.wav")

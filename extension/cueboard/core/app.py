@@ -54,6 +54,7 @@ from .inputs import (
 )
 from .link import HostLink
 from .overlay import blank_icon_asset
+from .pacing import WAKE as PACE_WAKE
 from .panels import Handler, PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
@@ -142,6 +143,8 @@ class CueboardCore:
                 out = self.controls.on_command(command, now)
             case Reply():
                 out = self.tracker.on_reply(item, now)
+                if self.importer.waiting:  # a load's reply may apply an audio_loaded it overtook
+                    out += self.importer.after_load()
             case Failure():
                 out = self.tracker.on_failure(item, now)
             case Tick():
@@ -271,6 +274,8 @@ class CueboardCore:
         key = tick.key
         if key.startswith(RETRY_WAKE):
             return self.tracker.on_tick(tick)
+        if key.startswith(PACE_WAKE):
+            return self.board.paced(key, now)
         if key == VIEWS:
             return self.screen.on_views(now)
         if key == PROPS_WAKE:
@@ -340,8 +345,9 @@ class CueboardCore:
         if board.audio_granted:
             out += self.controls.pre_arm(now)
         out += self.tracker.request(
-            now, "assets", assets.AssetPut, expect=assets.AssetOk, **blank_icon_asset()
-        )
+            now, "assets", assets.AssetPut, expect=assets.AssetOk, done=self.icons.blank_put,
+            **blank_icon_asset(),
+        )  # fmt: skip
         out += self._subscribe(now)
         if self.host_facts is not None:
             out += self.deck.connected(self.host_facts)

@@ -5,6 +5,9 @@ Decoding is a job for a worker (:class:`DecodeIcons`); its results come back as
 :class:`~cueboard.core.asset_table.AssetTable` plans what to remove and put so the host never evicts
 a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan at a
 time. A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
+A key is named in props only once its put answered ``ok`` on this connection, the blank icon's
+too (docs/protocol-notes.md#r33): :attr:`IconsModel.shown` and :attr:`IconsModel.blank_ok` say
+which, and both start empty with each connection.
 
 What a decode gave is kept in two bounded caches, least recently used out first: each sound's
 asset refs (small: enough to plan without decoding again while the host's table still holds
@@ -64,6 +67,7 @@ class IconsModel:
         self.prepared_bytes = 0
         self.shown: dict[str, str] = {}  # rel path -> key shown in the grid
         self.failures: dict[str, str] = {}
+        self.blank_ok = False  # the blank icon's put answered ok on this connection
         self.changed = False
         self._page: list[tuple[str, Path]] = []
         self._decoding = False
@@ -246,10 +250,17 @@ class IconsModel:
     def _shown_of(plan: PanelPlan, rels: list[str]) -> dict[str, str]:
         return {rel: key for rel, key in zip(rels, plan.keys, strict=True) if key}
 
+    def blank_put(self, outcome: Outcome) -> list[Effect]:
+        """The blank icon may be named once its put answered ok; a refused one never is."""
+        self.blank_ok = outcome.ok
+        self.changed = True
+        return [] if outcome.ok else [Log(20, f"blank icon not put ({outcome.code})")]
+
     def connection_lost(self) -> None:
         """The host's table died with the connection (AST-17): everything is put again."""
         self.table.connection_lost()
         self.shown.clear()
+        self.blank_ok = False
         self._applying = None
         self._decoding = False
         self._again = False

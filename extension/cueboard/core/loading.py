@@ -6,6 +6,11 @@ alike: ``MAKE_ROOM`` (``cache_full``) unloads the least recently played sound an
 once; ``LATER`` (nothing about the file: the host busy or gone) loads again on the next
 occasion; a failure for good (the file, or the request) is not tried again until the file
 changes or a person presses it later (no retry storm).
+
+An ``audio_loaded`` may reach the core before the ``load`` reply that names its sound id (the
+two travel apart from the host's socket to here): an event for an id no sound holds yet is
+kept, a bounded few, and applied when a load's reply names that id, so the tile ends the same
+whichever came first.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ class Board(Protocol):
     library: Library
     states: dict[str, SoundState]
     by_id: dict[str, str]
+    early: dict[str, Any]  # sound id -> an audio_loaded outcome that came before its reply
     playing: dict[str, Playing]
     audio_granted: bool
     changed: bool
@@ -46,6 +52,7 @@ class Board(Protocol):
 
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
 RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
+EARLY_KEPT = 64  # audio_loaded events kept for a sound id no load reply has named yet
 
 
 def ensure_loaded(board: Board, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
@@ -78,6 +85,9 @@ def _load(board: Board, st: SoundState, now: float, *, user_asked: bool = False)
                 board.by_id.pop(st.sound_id, None)
             st.sound_id = sound_id
             board.by_id[sound_id] = rel
+            early = board.early.pop(sound_id, None)
+            if early is not None:  # the event overtook this reply
+                return on_audio_loaded(board, sound_id, early, outcome.now)
             return []
         match outcome.action:
             case Action.MAKE_ROOM:
@@ -115,6 +125,13 @@ def _failed(
 def on_audio_loaded(board: Board, sound_id: str, outcome: Any, now: float) -> list[Effect]:
     rel = board.by_id.get(sound_id)
     st = board.states.get(rel) if rel else None
+    if rel is None and any(
+        s.status == "loading" and s.sound_id is None for s in board.states.values()
+    ):
+        board.early[sound_id] = outcome  # a load's reply may name it yet
+        while len(board.early) > EARLY_KEPT:
+            del board.early[next(iter(board.early))]
+        return []
     if st is None or st.sound_id != sound_id or st.status != "loading":
         return []  # an outcome for a load we replaced, or a sound no longer in the library
     if isinstance(outcome, audio.Loaded):

@@ -15,7 +15,8 @@ from cueboard.core.contract import SLOTS_PER_PAGE, SlotState
 from cueboard.core.i18n import Catalog
 
 # Tiles without an icon name this asset: an [image] prop has one entry per tile, and only keys
-# uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection.
+# uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection, and
+# name it only once its put answered `ok` (docs/protocol-notes.md#r33).
 BLANK_ICON_KEY = "cb:blank"
 
 
@@ -58,8 +59,10 @@ def format_duration(seconds: float | None) -> str:
     return f"{minutes}:{secs:02d}"
 
 
-def grid_values(tiles: Sequence[Tile]) -> dict[str, Any]:
-    """`slots` and `slot-icons` for one page of tiles (at most SLOTS_PER_PAGE)."""
+def grid_values(tiles: Sequence[Tile], *, blank: bool = True) -> dict[str, Any]:
+    """`slots` and `slot-icons` for one page of tiles (at most SLOTS_PER_PAGE). ``blank``: the
+    blank asset's put answered `ok` on this connection; until then a tile without an icon names
+    no key (docs/protocol-notes.md#r33)."""
     rows = [
         (
             t.key,
@@ -73,8 +76,20 @@ def grid_values(tiles: Sequence[Tile]) -> dict[str, Any]:
         )
         for t in tiles
     ]
-    icons = [t.icon_key or BLANK_ICON_KEY for t in tiles]
-    return {"slots": rows, "slot-icons": icons}
+    return {"slots": rows, "slot-icons": icon_keys([t.icon_key for t in tiles], blank=blank)}
+
+
+def icon_keys(keys: Sequence[str | None], *, blank: bool) -> list[str]:
+    """One key per tile for an [image] prop, each one the table holds. Without the blank asset
+    the list ends at the last real icon, and a tile before it without one names that icon: its
+    `has-icon` is false, so nothing shows it."""
+    if blank:
+        return [k or BLANK_ICON_KEY for k in keys]
+    real = [k for k in keys if k is not None]
+    if not real:
+        return []
+    last = max(i for i, k in enumerate(keys) if k is not None)
+    return [k or real[0] for k in keys[: last + 1]]
 
 
 def blank_icon_asset() -> dict[str, Any]:
@@ -101,5 +116,6 @@ __all__ = [
     "channels_text",
     "format_duration",
     "grid_values",
+    "icon_keys",
     "page_of",
 ]

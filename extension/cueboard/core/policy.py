@@ -31,7 +31,8 @@ How retries are paced (the tracker applies it): one request per failing kind ret
 time, ``backoff`` grows with that kind's retries so that the last one comes after a host's bad
 seconds rather than within them, what a person asked for is retried only within
 :data:`USER_WAIT_S` (then they are told), and a request that failed for good is not sent again
-for a while when it is planned or asked again.
+for a while when a feature plans it again. A person asking again is always asked again: their
+presses are bounded by pacing (:mod:`cueboard.core.pacing`), not refused from memory.
 """
 
 from __future__ import annotations
@@ -67,7 +68,6 @@ GROWTH = 4  # each retry of a kind waits this many times longer than the one bef
 MAX_DELAY_S = 4.0
 JITTER = 0.25  # each delay is shortened by up to this fraction, so extensions do not retry in step
 GIVE_UP_MEMORY_S = 10.0  # a request that failed for good is not planned again for this long
-ASK_AGAIN_S = 3.0  # nor sent again when a person asks again within this long
 STRAIN_MEMORY_S = 30.0  # a kind's failures are forgotten once it has been quiet this long
 
 

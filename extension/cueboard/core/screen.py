@@ -135,7 +135,8 @@ class Screen:
         if cat is None:
             return []
         board, props = self._board, self.props
-        props.update("overlay", overlay_values(board, cat, self._icons.shown, now=now))
+        shown, blank = self._icons.shown, self._icons.blank_ok
+        props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
         dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
         dash["import-progress"] = self._import_progress()
         if props.is_visible("dash-tab"):  # diagnostics only while someone looks
@@ -166,7 +167,8 @@ class Screen:
             gains = dict(playing.channels)
             soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
             channels = channels_text(self._link.catalog, soundboard, mic)
-        out = self.toast.show(name, now, channels=channels, icon=self._icons.shown.get(rel))
+        icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
+        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
         if self._status_at is None:
             out.append(self._status_wake(now))
         return out

@@ -4,10 +4,13 @@ Every sound of the library has a :class:`SoundState`. A sound is loaded ahead wh
 visible page or a favourite; any other loads on its first press. A press on a loaded sound
 sends ``audio.play`` at once: a few dict look-ups and one request, nothing else on that path.
 A press on a sound still loading is remembered and played when its ``audio_loaded`` arrives,
-if that is within :data:`PLAY_ON_LOAD_S`. A sound is played only after the host reported it
-``loaded`` (AUD-18). ``cache_full`` unloads the least recently played sound and loads again
-once; ``unknown_sound`` (a host that lost its cache, docs/protocol-notes.md#r21) loads again and
-plays once. What to do on each failure comes from :mod:`cueboard.core.policy`.
+if that is within :data:`PLAY_ON_LOAD_S`. A person's presses always go out, at most
+:data:`~cueboard.core.pacing.PRESSES_PER_S` a second for one sound: the rest coalesce into one
+at the sound's next free moment (:mod:`cueboard.core.pacing`). A sound is played only after the
+host reported it ``loaded`` (AUD-18). ``cache_full`` unloads the least recently played sound
+and loads again once; ``unknown_sound`` (a host that lost its cache,
+docs/protocol-notes.md#r21) loads again and plays once. What to do on each failure comes from
+:mod:`cueboard.core.policy`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from . import loading
 from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
+from .pacing import Pacer
 from .policy import Action, load_verdict
 from .prefs import Prefs
 from .reasons import load_failed
@@ -48,6 +52,7 @@ class Soundboard:
         self.library = Library(Path("."))
         self.states: dict[str, SoundState] = {}
         self.by_id: dict[str, str] = {}  # host sound id -> rel path
+        self.early: dict[str, Any] = {}  # sound id -> an audio_loaded outcome before its reply
         self.playing: dict[str, Playing] = {}
         self.status: Notice | None = None
         self.audio_granted = False
@@ -59,6 +64,7 @@ class Soundboard:
         self.changed = False
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self._plays: dict[Hashable, Prepared] = {}
+        self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
 
     # -- library --------------------------------------------------------------------------
 
@@ -69,16 +75,15 @@ class Soundboard:
         self.states = {}
         for s in library.sounds:
             st = old.get(s.rel_path)
+            self.states[s.rel_path] = st or SoundState(s)
             if st is None:
-                st = SoundState(s)
-                _never_loaded(st)
-            else:
+                _never_loaded(self.states[s.rel_path])
+            else:  # in self.states already: forget_load looks it up there
                 if st.fingerprint is not None and st.fingerprint != s.fingerprint:
                     changed.append(s.rel_path)
                 st.sound = s
                 if s.problem is not None or st.status == "unloadable":
                     self.forget_load(s.rel_path)
-            self.states[s.rel_path] = st
         for rel, st in old.items():
             if rel not in self.states and st.sound_id is not None:
                 self.by_id.pop(st.sound_id, None)
@@ -100,6 +105,7 @@ class Soundboard:
 
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
+        self.early.clear()
         for st in self.states.values():
             if st.status == "loading":
                 st.status, st.sound_id = "idle", None
@@ -202,6 +208,8 @@ class Soundboard:
         st = self.states.get(rel)
         if st is None:
             return []
+        if not self.pacer.admit(rel, now):  # past the pace: goes out at the next free moment
+            return self.pacer.hold(rel, once)
         stops_it = self.mode_of(rel, once) in ("toggle", "loop")
         if stops_it and rel in self.playing:
             return self.stop(rel, now)
@@ -225,6 +233,11 @@ class Soundboard:
         if st.status != "loading":
             return self.ensure_loaded(rel, now, pressed=True)
         return []
+
+    def paced(self, wake_key: str, now: float) -> list[Effect]:
+        """The press that waited for its sound's pace, now."""
+        held = self.pacer.due(wake_key)
+        return [] if held is None else self.press(held[0], now, held[1])
 
     def play_state(
         self, st: SoundState, now: float, once: PressOptions | None = None

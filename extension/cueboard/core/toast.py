@@ -12,7 +12,7 @@ import logging
 from vxp.models import panel
 
 from .effects import Effect, Log
-from .overlay import BLANK_ICON_KEY
+from .overlay import icon_keys
 from .props import PropsModel
 from .tracker import Outcome, Tracker
 
@@ -36,15 +36,22 @@ class Toast:
         self._props.blocked.add(PANEL)
 
     def show(
-        self, name: str, now: float, *, channels: str = "", icon: str | None = None
+        self,
+        name: str,
+        now: float,
+        *,
+        channels: str = "",
+        icon: str | None = None,
+        blank: bool = True,
     ) -> list[Effect]:
-        """Name the sound, where it plays and how loud, with its icon (or the blank asset)."""
+        """Name the sound, where it plays and how loud, with its icon (or the blank asset, once
+        its put answered `ok`: docs/protocol-notes.md#r33)."""
         self._props.update(
             PANEL,
             {
                 "sound-name": name,
                 "channels-text": channels,
-                "sound-icon": [icon or BLANK_ICON_KEY],
+                "sound-icon": icon_keys([icon], blank=blank),
                 "has-icon": icon is not None,
                 "showing": True,
             },

@@ -21,9 +21,10 @@ waiting request becomes the probe. No request is sent more than ``1 + MAX_RETRIE
 strained kind sends at most one retry per backoff step.
 
 A request that failed for good is remembered: the same request (kind and parameters) planned
-again by a feature within :data:`policy.GIVE_UP_MEMORY_S`, or asked again by a person within
-:data:`policy.ASK_AGAIN_S` (a button pressed repeatedly), is not sent: it ends at once with the
-same failure, so the person hears it again and the host is not asked what it just refused.
+again by a feature within :data:`policy.GIVE_UP_MEMORY_S` is not sent: it ends at once with the
+same failure, and the host is not asked what it just refused. What a person asks for
+(``user_asked``) always goes out: a press is a person asking again, and storms of presses are
+bounded by pacing (:mod:`cueboard.core.pacing`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from vxp.prepared import Prepared
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
 from .outcomes import Done, Outcome, default_report, describe, notice_for, outcome_input
 from .policy import (
-    ASK_AGAIN_S,
     GIVE_UP_MEMORY_S,
     MAX_RETRIES,
     STRAIN_MEMORY_S,
@@ -144,7 +144,7 @@ class Tracker:
 
     def _remembered(self, send: Send, now: float) -> HostFailure | None:
         by_body = self._gave_up.get(send.kind)
-        if not by_body:
+        if not by_body or send.user_asked:
             return None
         body = _body(send.params)
         entry = by_body.get(body)
@@ -154,7 +154,7 @@ class Tracker:
         if now - failed_at >= GIVE_UP_MEMORY_S:
             del by_body[body]
             return None
-        return None if send.user_asked and now - failed_at >= ASK_AGAIN_S else failure
+        return failure
 
     def _remember(self, send: Send, failure: HostFailure, rule: Rule, now: float) -> None:
         if rule.action not in _REMEMBERED or failure.kind == "closed":

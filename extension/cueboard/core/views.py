@@ -50,7 +50,12 @@ def notice_text(cat: Catalog, notice: Notice | None) -> str:
 
 
 def overlay_values(
-    board: Soundboard, cat: Catalog, icons: dict[str, str], *, now: float = 0.0
+    board: Soundboard,
+    cat: Catalog,
+    icons: dict[str, str],
+    *,
+    now: float = 0.0,
+    blank: bool = True,
 ) -> dict[str, Any]:
     view = board.browser.view(board.shelf)
     tiles: list[Tile] = []
@@ -72,7 +77,7 @@ def overlay_values(
                 mode=mode_number(board.prefs.get(s.rel_path).mode),
             )
         )
-    values = grid_values(tiles)
+    values = grid_values(tiles, blank=blank)
     values.update(place_values(cat, view, board.shelf, board.browser.folder))
     pressed = board.states.get(board.pressed or "")
     values["pressed-name"] = pressed.sound.name if pressed else ""

@@ -1,11 +1,14 @@
 """The shell around :class:`~cueboard.core.app.CueboardCore` for one process: it feeds the core
 what happens and carries out what the core asks, over one connection at a time.
 
-Every :class:`Send` becomes one ``client.request`` in its own task, and ends in exactly one
-:class:`Reply` or :class:`Failure` fed back (an exception becomes a
-:class:`~cueboard.core.effects.HostFailure`); a :class:`Wake` becomes a :class:`Tick` from the
-timer task; jobs go to the workers. Feeding is synchronous, so a press is a few look-ups in the
-core and one write, with nothing awaited in between.
+What the host says reaches the core in the order its bytes arrived: events, and the answer to
+each request, read from the client's one ordered stream (``Client.incoming``), so a load's
+reply is handled before the ``audio_loaded`` the host sent after it. Every :class:`Send` goes to
+the :class:`~cueboard.runtime.outbox.Outbox`, whose task writes it (presses first), and ends in
+exactly one :class:`Reply` or :class:`Failure` fed back with its ticket: from the stream, or,
+for a request never written, when the client refused it or the connection ended first. A
+:class:`Wake` becomes a :class:`Tick` from the timer task; jobs go to the workers. Feeding is
+synchronous and never waits on a write.
 """
 
 from __future__ import annotations
@@ -41,18 +44,16 @@ from cueboard.core.effects import (
 )
 from cueboard.core.inputs import CatalogLoaded, Connected, Failure, Input, Reply, TaskCounts, Tick
 from cueboard.runtime.catalogs import load_catalog
-from vxp.client import Pending
+from vxp.client import Answered, HostEvent, Incoming, RequestFailed
 
 from . import files
 from .failures import failure_of
 from .imports import Downloads
+from .outbox import Outbox
 from .workers import Workers
 
 log = logging.getLogger("cueboard")
 DEBUG = os.environ.get("CUEBOARD_LOG", "").upper() == "DEBUG"
-# A press: written by the event loop itself before anything else happens (its answer is
-# awaited in a task like every other).
-HOT = frozenset({"audio.play", "audio.stop", "audio.stop_all"})
 
 
 class CountedTasks:
@@ -81,6 +82,7 @@ class Shell:
         self.exit_code: int | None = None
         self.workers = Workers(self.feed)
         self.downloads = Downloads(self.feed)
+        self.outbox = Outbox(self._refused)
         self._timers: dict[str, float] = {}
         self._unsent: list[Send] = []
         self._timer_changed: anyio.Event | None = None
@@ -93,16 +95,21 @@ class Shell:
         """Hand one input to the core and carry out its effects."""
         self.carry(self._handle(item))
 
-    async def feed_event(self, event: Input) -> None:
-        """A host event: a press is written at once, before anything else is carried out."""
-        effects = self._handle(event)
-        hot = [e for e in effects if isinstance(e, Send) and e.kind in HOT]
-        for send in hot:
-            await self._start(send)
-        if hot:
-            sent = {id(e) for e in hot}
-            effects = [e for e in effects if id(e) not in sent]
-        self.carry(effects)
+    def feed_event(self, event: Input) -> None:
+        """A host event (a press's Send goes to the outbox's press lane, ahead of the rest)."""
+        self.feed(event)
+
+    def feed_incoming(self, item: Incoming) -> None:
+        """One item of the ordered stream, as the core's input."""
+        match item:
+            case HostEvent(event=event):
+                self.feed_event(event)
+            case Answered(tag=Send(ticket=ticket), result=result):
+                self.feed(Reply(ticket, result))
+            case RequestFailed(tag=Send(ticket=ticket), error=error):
+                self.feed(Failure(ticket, failure_of(error)))
+            case _:  # a tag the shell did not give: not ours
+                log.debug("an answer to no request of the core")
 
     def _handle(self, item: Input) -> list[Effect]:
         """The core's effects. A bug in the core on a strange input is logged, never raised:
@@ -121,7 +128,7 @@ class Shell:
             match effect:
                 case Send():
                     if tg is not None:
-                        tg.start_soon(self._request, effect)
+                        self.outbox.put(effect)
                     else:  # between connections: it ends as closed before the next one
                         self._unsent.append(effect)
                 case Wake(key=key, at=at):
@@ -193,29 +200,15 @@ class Shell:
             log.debug("%d requests dropped between connections", len(self._unsent))
             self._unsent = []
 
-    async def _request(self, send: Send) -> None:
-        await self._start(send)
+    def _refused(self, send: Send, exc: Exception) -> None:
+        """The client wrote nothing for ``send``: no answer will come on the stream."""
+        self.feed(Failure(send.ticket, failure_of(exc)))
 
-    async def _start(self, send: Send) -> None:
-        """Write the request; its answer is awaited in a task of the connection."""
-        client, tg = self.client, self._tg
-        if client is None or tg is None:
+    def _fail_unwritten(self) -> None:
+        """The connection ended with requests still waiting to be written: they end as
+        closed, as those in flight did on the stream."""
+        for send in self.outbox.take_all():
             self.feed(Failure(send.ticket, failure_of(vxp.ConnectionClosed())))
-            return
-        try:
-            pending = await client.send_request(send.namespace, send.params)
-        except Exception as exc:
-            self.feed(Failure(send.ticket, failure_of(exc)))
-            return
-        tg.start_soon(self._finish, send, pending)
-
-    async def _finish(self, send: Send, pending: Pending) -> None:
-        try:
-            result = await pending.result()
-        except Exception as exc:
-            self.feed(Failure(send.ticket, failure_of(exc)))
-            return
-        self.feed(Reply(send.ticket, result))
 
     # -- timers -----------------------------------------------------------------------------
 
@@ -249,11 +242,12 @@ class Shell:
                 self._scope = scope
                 tg.start_soon(self._timer)
                 tg.start_soon(self.workers.watcher)
+                tg.start_soon(self.outbox.write, client)
                 welcome = client.welcome
                 self.feed(Connected(welcome, client.ext_id, client.host_version, catalog))
                 try:
-                    async for event in client.events():
-                        await self.feed_event(event)
+                    async for item in client.incoming():
+                        self.feed_incoming(item)
                 except* vxp.ConnectionClosed as group:
                     lost = _first(group)
             self._scope = None
@@ -261,6 +255,7 @@ class Shell:
             self.workers.stop_watching()
             task_group.cancel_scope.cancel()
         self.client = None
+        self._fail_unwritten()
         if self.exit_code is None and lost is None:
             lost = vxp.ConnectionClosed("the host ended the connection")
         if lost is not None and self.exit_code is None:

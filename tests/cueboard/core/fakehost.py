@@ -110,6 +110,8 @@ class FakeHost:
     window_start: dict[str, float] = field(default_factory=dict[str, float])
     clock: Callable[[], float] = lambda: 0.0
     sent_at: list[tuple[float, Send]] = field(default_factory=list[tuple[float, Send]])
+    put_ok: set[str] = field(default_factory=set[str])  # asset keys put, on this connection
+    named_unput: list[str] = field(default_factory=list[str])  # named in props before that
 
     def kinds(self) -> Counter[str]:
         return Counter(s.kind for s in self.sent)
@@ -118,7 +120,23 @@ class FakeHost:
         return [s.params for s in self.sent if s.kind == kind]
 
     def answer(self, send: Send) -> tuple[Reply | Failure, list[Any]]:
-        """The outcome of one request, and the events it leads to."""
+        """The outcome of one request, and the events it leads to; asset keys named before
+        their put answered ok on this connection are noted (docs/protocol-notes.md#r33)."""
+        outcome, follow = self._answer(send)
+        if send.kind == "assets.put" and isinstance(outcome, Reply):
+            p: Any = send.params
+            key = json.loads(p.params_json)["key"] if isinstance(p, Prepared) else p.key
+            self.put_ok.add(key)
+        elif send.kind == "panel.props":
+            props: Any = getattr(send.params, "props", [])
+            for _, value in props:
+                wire: dict[str, Any] = value.model_dump()
+                if wire["t"] == "assets":
+                    keys: list[str] = wire["v"]
+                    self.named_unput += [k for k in keys if k not in self.put_ok]
+        return outcome, follow
+
+    def _answer(self, send: Send) -> tuple[Reply | Failure, list[Any]]:
         self.sent.append(send)
         now = self.clock()
         self.sent_at.append((now, send))
@@ -274,6 +292,7 @@ class Driver:
         self.files: dict[Path, str] = {}  # what WriteFile wrote, for ReadFile
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
+        self.events_first = False  # feed a reply's events before the reply itself
 
     def feed(self, item: Input) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -288,9 +307,12 @@ class Driver:
             match effect:
                 case Send():
                     outcome, follow = self.host.answer(effect)
-                    queue += self.core.handle(outcome, self.now)
+                    if not self.events_first:
+                        queue += self.core.handle(outcome, self.now)
                     for event in follow:
                         queue += self.core.handle(event, self.now)
+                    if self.events_first:  # the events overtook the reply on their way here
+                        queue += self.core.handle(outcome, self.now)
                 case Wake(key=key, at=at):
                     self.timers[key] = at
                 case Log():
@@ -345,6 +367,7 @@ class Driver:
             content_root="/content",
         )
         version = Version.parse(welcome.vxp_version)
+        self.host.put_ok.clear()  # a connection's asset table starts empty (AST-17)
         self.feed(Connected(welcome, EXT_ID, version, load_catalog(self.locale)))
         self.advance(settle)
 

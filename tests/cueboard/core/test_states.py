@@ -118,6 +118,15 @@ def test_a_file_named_like_audio_that_is_not_counts_as_cant_load_with_its_reason
     assert _overlay(d)["status-text"] == "02 Notes cannot be loaded: Not audio."
 
 
+def test_a_rescan_keeps_a_file_that_is_not_audio_failed_with_its_reason() -> None:
+    lib = library("01 Beep.wav", "02 Notes.mp3")
+    lib.sounds[1] = replace(lib.sounds[1], problem="not_audio")
+    d = Driver(lib=Library(ROOT, lib.sounds))
+    d.connect()
+    d.event(FolderChanged(), settle=0.1)  # the second scan finds the same file
+    assert _tiles(d)[1] == ("02 Notes", int(SlotState.BROKEN), "Not audio")
+
+
 def test_pressing_an_empty_slot_says_so_briefly() -> None:
     d = Driver()
     d.connect()

@@ -80,7 +80,8 @@ OVERLAY = PanelContract(
             "slot-icons",
             Wire.ASSETS,
             "One asset key per tile, in the order of slots; tiles without an icon name the "
-            "blank 1x1 asset (overlay.BLANK_ICON_KEY).",
+            "blank 1x1 asset (overlay.BLANK_ICON_KEY) once its put answered ok, and no key "
+            "before (docs/protocol-notes.md#r33).",
             max_rows=SLOTS_PER_PAGE,
         ),
         Prop(

@@ -53,6 +53,7 @@ class DeckState:
     denied: bool = False
     restored: bool = False
     last_rows: dict[str, Observed] = field(default_factory=dict[str, Observed])
+    closing: set[str] = field(default_factory=set[str])  # sessions no slot wants, being closed
     url_clear: int = 0
     controls_applied: int = 0
     controls_dropped: Counter[str] = field(default_factory=Counter[str])

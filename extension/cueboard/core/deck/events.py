@@ -13,7 +13,7 @@ from cueboard.core.i18n import msgid
 from . import sessions
 from .context import NATIVE_CONTROLS_SINCE, DeckState, Step
 from .runner import Runner
-from .slots import VOLUME_RANGE, Slot, observe
+from .slots import VOLUME_RANGE, PendingOpen, Slot, observe
 from .storage import keep_url
 
 if TYPE_CHECKING:
@@ -45,7 +45,27 @@ def apply_snapshot(st: DeckState, snapshot: MediaSnapshot, runner: Runner) -> li
         if seen.generation >= slot.generation:
             slot.generation = seen.generation
             slot.observed = seen
+    for row in snapshot.sessions:
+        _unowned(st, runner, row, out)
     return out
+
+
+def _unowned(st: DeckState, runner: Runner, row: MediaSession, out: list[Effect]) -> None:
+    """A session on a deck key that its slot does not hold: an open the host applied late.
+    The slot adopts it if it still wants that open; otherwise it is closed, so the key is
+    never ``busy`` until the next connection. A slot with an open in flight is left alone
+    (the snapshot may list that open's session before its reply)."""
+    slot = st.slots.get(row.key)
+    session = str(row.session)
+    if slot is None or slot.session == session or slot.opening or slot.unsettled is not None:
+        return
+    if session in st.closing:
+        return
+    if slot.late is not None and slot.session is None:
+        out.append(Log(logging.INFO, f"{slot.key}: the open was applied late"))
+        _adopt(st, runner, slot, slot.late, row, out, clear_url=False)
+    elif st.sendable():
+        runner.spawn(sessions.close_unwanted(st, slot.key, session), out)
 
 
 def _settle(
@@ -58,6 +78,7 @@ def _settle(
     owned = {s.session for s in st.slots.values() if s.session is not None}
     if row is None or row.session in owned:
         slot.unsettled = None
+        slot.late = pending if pending.code != "closed" else None  # the host may apply it yet
         if slot.in_use:
             slot.error_code = pending.code
         out.append(Log(logging.INFO, f"{slot.key}: the open did not happen ({pending.code})"))
@@ -65,13 +86,27 @@ def _settle(
             params: dict[str, str | int] = {"title": pending.title, "code": pending.code}
             out.append(Notice(msgid("media.error.code"), StatusLevel.ERROR, params))
         return
+    _adopt(st, runner, slot, pending, row, out, clear_url=pending.from_fields)
+
+
+def _adopt(
+    st: DeckState,
+    runner: Runner,
+    slot: Slot,
+    pending: PendingOpen,
+    row: MediaSession,
+    out: list[Effect],
+    *,
+    clear_url: bool,
+) -> None:
+    """The slot becomes live with the session the host opened for ``pending``."""
     native = pending.native and st.host_at_least(NATIVE_CONTROLS_SINCE)
     session = str(row.session)
     slot.become_live(
         pending.checked, pending.title, pending.options, native, session, row.source_generation
     )
     slot.observed, slot.confirmed = observe(row), True
-    if pending.from_fields:
+    if clear_url:
         st.url_clear += 1
     out.append(Log(logging.INFO, f"{slot.key} opened: source_generation {slot.generation}"))
 

@@ -5,7 +5,8 @@ gets, and acts on the policy table's decision: ``LOST`` (``no_such_session`` on 
 ``reload`` or ``status``) opens the slot again cleanly (the host lost it,
 docs/protocol-notes.md#r21); a failure for good (``busy`` among them) is told to the user and
 not repeated; an ``open`` whose outcome is unknown (``RECONCILE``) leaves the slot *unsettled*
-for the next snapshot to decide (:mod:`.events`), never sent again.
+for the next snapshot to decide (:mod:`.events`), never sent again. A session on a deck key
+that no slot wants (an open the host applied late) is closed (:func:`close_unwanted`).
 """
 
 from __future__ import annotations
@@ -98,7 +99,9 @@ def open_into(
         return notices.pending(title) if slot.unsettled else notices.busy(slot.title)
     if not state.sendable():
         return (yield from refusal(state))
+    slot.late = None  # this open replaces one the host may still apply: that one is closed
     fields = _open_fields(state, opts, native)
+    slot.opening = True
     got = yield from ask(
         state,
         "media",
@@ -106,6 +109,7 @@ def open_into(
         media.MediaOpened,
         user_asked=from_fields,
     )
+    slot.opening = False
     if isinstance(got, Outcome):
         if got.action is Action.RECONCILE:
             code = notices.failure_code(got)
@@ -129,6 +133,23 @@ def open_into(
         state.url_clear += 1
     yield from keep_url(state, slot, checked)
     return None
+
+
+def close_unwanted(state: DeckState, key: str, session: str) -> Step[None]:
+    """Close a session on a deck key that no slot wants (an open the host applied after its
+    outcome was given up on, and the slot moved on): the key is free again, never ``busy``
+    until the next connection."""
+    from vxp.models import media
+
+    state.closing.add(session)
+    got = yield from ask(
+        state, "media", lambda: media.MediaClose(session=session), media.MediaClosed
+    )
+    state.closing.discard(session)
+    if isinstance(got, Outcome) and got.action is not Action.LOST:  # gone: closing is done
+        yield Log(logging.INFO, f"{key}: a session no slot wants not closed ({got.code})")
+    else:
+        yield Log(logging.INFO, f"{key}: closed a session no slot wants")
 
 
 def reopen(state: DeckState, slot: Slot, *, quiet: bool = False) -> Step[Notice | None]:
@@ -323,6 +344,7 @@ def each_slot(
 
 __all__ = [
     "close",
+    "close_unwanted",
     "each_slot",
     "fail",
     "open_into",

@@ -4,7 +4,9 @@ A slot is *free*, *live* (a session id and the source_generation last learned) o
 (title and options, perhaps its URL, but no session: restored from kv, or its session
 vanished). A slot whose ``open`` got no readable answer is *unsettled* until the next
 ``media_snapshot`` says whether the host opened it: nothing else is opened into it meanwhile,
-so a slot never has two opens in flight.
+so a slot never has two opens in flight. A snapshot without it does not end the story: the
+host may still apply that open later, so the slot keeps it as ``late`` and adopts a session
+that appears on its key while it still wants one.
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ class Slot:
     ended: bool = False  # the session vanished from a snapshot
     error_code: str = ""  # the last open failure of a remembered slot
     unsettled: PendingOpen | None = None
+    late: PendingOpen | None = None  # an open a snapshot did not show: the host may yet apply it
+    opening: bool = False  # an open is in flight: a snapshot may list its session before its reply
     generation_unsure: bool = False  # a reload's outcome is unknown until the next snapshot
 
     def drop_session(self) -> None:
@@ -160,6 +164,7 @@ class Slot:
         self.session, self.generation = session, generation
         self.confirmed, self.ended, self.error_code = False, False, ""
         self.observed, self.unsettled, self.generation_unsure = None, None, False
+        self.late = None
 
 
 __all__ = [

@@ -19,7 +19,9 @@ Theory of operation.
   slot's current one and the slot was opened with native_controls (MED-23, MED-24).
 * **Unknown outcomes.** An ``open`` answered by -32603, unreadably or not at all may have
   happened: the slot is unsettled and the next snapshot decides (a row for its key is adopted);
-  it is never sent again blindly, so a slot has at most one ``open`` in flight.
+  it is never sent again blindly, so a slot has at most one ``open`` in flight. The host may
+  still apply it after a snapshot without it: a later session on the key is adopted while the
+  slot still wants that open, and closed otherwise, so a key is never ``busy`` for good.
 * **Credentials.** URLs are :class:`vxp.Secret` only; they leave in ``open``, ``reload`` and
   the ``secrets`` namespace, never in props, kv, a notice, a log line or a repr (MED-12).
 * **Versions.** No media request on a host older than 1.4 or without the grant (the deck is
@@ -119,9 +121,12 @@ class DeckCore:
         ``unsupported`` and reconciles each live slot with ``status``."""
         st = self._state
         st.host, st.unsupported, st.denied, st.last_rows = host, False, False, {}
+        st.closing.clear()
         out: list[Effect] = []
         for slot in st.slots.values():
             slot.generation_unsure = False
+            slot.late = None  # had it been applied, it ended with its connection
+            slot.opening = False
             if slot.unsettled is not None:
                 # Had that open happened, its session ended with the connection
                 # (docs/protocol-notes.md#r21).

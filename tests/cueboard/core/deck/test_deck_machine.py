@@ -13,6 +13,11 @@ Invariants, checked after every step:
 * a session's source_generation, as the deck holds it, never decreases;
 * after ``unsupported`` no media request is sent until the next connection (MED-2);
 * the core never fails inside (no "a step failed" log).
+
+The host may also apply an ``open`` late: after its timeout was delivered, even after a
+snapshot without it. Once the host is quiet (every request answered, a snapshot, and again),
+every session on a deck key is held by its slot: adopted if the slot still wanted it, closed if
+not; never a key left ``busy`` until the next connection.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from cueboard.core.contract import MediaMode
 from cueboard.core.deck import DECK_KEYS, deck_props, notice_text
 from cueboard.core.effects import Failure, HostFailure, Log, Notice, Reply, Send
 from cueboard.runtime.catalogs import load_catalog
@@ -89,6 +95,7 @@ class DeckMachine(RuleBasedStateMachine):
         self.controls: deque[events.MediaControl] = deque()
         self.processed: dict[int, Reply | Failure] = {}  # ticket -> the host's answer, not yet in
         self.unsupported = False
+        self.late: dict[int, str] = {}  # ticket -> key: opens given up on, the host may apply
 
     # -- inputs --------------------------------------------------------------------------------
 
@@ -113,6 +120,7 @@ class DeckMachine(RuleBasedStateMachine):
             self.after()
         assert not self.deck.outstanding
         self.deck.host.sessions.clear()  # docs/protocol-notes.md#r21
+        self.late.clear()
         self.unknown.clear()
         self.opens.clear()
         self.unsupported = False
@@ -198,8 +206,38 @@ class DeckMachine(RuleBasedStateMachine):
         self.deck.take(send.ticket)
         if _may_have_happened(failure) and happened and not done:
             self.deck.host.answer(send)  # the host did it; the answer was lost
+        elif _may_have_happened(failure) and not done and isinstance(send.params, media.MediaOpen):
+            self.late[send.ticket] = send.params.key  # the host may still do it, later
         self._deliver(send, Failure(send.ticket, failure))
         self.after()
+
+    @precondition(lambda self: bool(self.late))
+    @rule(pick=st.integers(0, 7))
+    def host_applies_a_late_open(self, pick: int) -> None:
+        """The host applies an open whose timeout was delivered (perhaps after a snapshot
+        without it): a session appears on the key, unless the key is taken."""
+        ticket = sorted(self.late)[pick % len(self.late)]
+        key = self.late.pop(ticket)
+        if self.deck.host.by_key(key) is None:
+            self.deck.host.apply_open(key)
+        self.after()
+
+    @rule()
+    def host_goes_quiet(self) -> None:
+        """Every request answered, a current snapshot, and again: then every session on a
+        deck key is its slot's (adopted, or closed as unwanted)."""
+        for _ in range(3):
+            self.host_answers_everything()
+            self.snapshot(stale=False, back=1)
+        self.host_answers_everything()
+        if self.deck.core.mode is not MediaMode.READY or self.unsupported:
+            return  # nothing may be sent: the deck cannot close what it does not want
+        for s in self.deck.host.sessions.values():
+            if s.key in DECK_KEYS:
+                held = self.deck.core.session_of(s.key)
+                assert held is not None and held[0] == s.session, (
+                    f"{s.key}: the host has {s.session}, the deck holds {held}"
+                )
 
     @rule(stale=st.booleans(), back=st.integers(1, 6))
     def snapshot(self, stale: bool, back: int) -> None:
