@@ -14,11 +14,11 @@ from typing import Any
 
 from cueboard.core.contract import StatusLevel
 
-from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send
+from .effects import Effect, HostFailure, Log, Notice, Send
 from .policy import Action, Rule
 from .reasons import LOAD_FAILED, load_failure_key
 
-__all__ = ["Done", "Outcome", "default_report", "describe", "notice_for", "outcome_input"]
+__all__ = ["Done", "Outcome", "default_report", "describe", "notice_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +59,6 @@ class Outcome:
 
 
 type Done = Callable[[Outcome], list[Effect]]
-
-
-def outcome_input(outcome: Outcome) -> Reply | Failure:
-    """An outcome as the Reply or Failure a component that keeps its own tickets reads."""
-    if outcome.failure is None:
-        return Reply(outcome.send.ticket, outcome.result)
-    return Failure(outcome.send.ticket, outcome.failure)
 
 
 def default_report(outcome: Outcome) -> list[Effect]:

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ValidationError
 from vxp.prepared import Prepared
 
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
-from .outcomes import Done, Outcome, default_report, describe, notice_for, outcome_input
+from .outcomes import Done, Outcome, default_report, describe, notice_for
 from .policy import (
     GIVE_UP_MEMORY_S,
     MAX_RETRIES,
@@ -52,7 +52,7 @@ from .policy import (
     rule_for,
 )
 
-__all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
+__all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for"]
 
 RETRY_WAKE = "retry:"
 # Failures the host would answer again at once; the others ask the feature to act (reconcile,
@@ -170,10 +170,6 @@ class Tracker:
                 del by_body[key]
             while len(by_body) > REMEMBERED_PER_KIND:
                 del by_body[next(iter(by_body))]
-
-    def track(self, send: Send, now: float, done: Done, expect: type | None = None) -> None:
-        """Follow a request another component built (it keeps its own ticket)."""
-        self._pending[send.ticket] = _Pending(send, expect, done, now)
 
     # -- outcomes -------------------------------------------------------------------------
 
