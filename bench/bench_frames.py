@@ -14,12 +14,12 @@ falls on all of them alike); the median of ``--runs`` passes:
 * ``json.loads`` of each frame line: the baseline every ratio is taken against;
 * ``Session.receive_data`` fed one frame per call, and fed the same bytes in 64 KiB chunks;
 * parts: the decoder alone, pydantic validation alone (frames parsed before the clock), and
-  ``pydantic_core.from_json`` alone;
-* (the session parses with ``pydantic_core.from_json`` since this bench showed it pays)
-  instead of ``json.loads`` (swapped in for the run, ``vxp`` itself unchanged).
+  ``pydantic_core.from_json`` alone (the session's parser). Their sum is the floor of the
+  session's design; what the session costs above it is its own per-frame bookkeeping.
 
 Then per frame kind (session vs json.loads), and, for events, three ways from a line to an
-event model: as now, from_json + validate_python, and ``validate_json`` of the whole line.
+event model: json.loads + validate_python, from_json + validate_python (the session's way), and
+``validate_json`` of the whole line.
 Last, one line of 2.6 MB (the size of a full animated icon's ``assets.put``, which is what
 vrosdev's decoder reads) fed in 64 KiB chunks to ``FrameDecoder``, against joining the
 chunks (one copy of the bytes: the floor).
@@ -28,7 +28,8 @@ Pending requests are made with ``Session.request`` before the clock starts; outc
 checked once (every frame an event or a reply) and then only produced, not kept. The
 validators are built (pydantic's deferred build) by a warm-up whose time is printed.
 ``--profile`` adds a cProfile of the one-frame-per-call session path.
-Targets (issue 2, "Benchmarks"): at least 100,000 frames/s and within 4x of ``json.loads``.
+Targets: at least 100,000 frames/s (issue 2, "Benchmarks") and, on both session rows, at most
+1.5x ``json.loads`` (issue 23, "Ready in a quarter of a second", goal 3).
 Timings are printed, never asserted.
 """
 
@@ -61,7 +62,7 @@ from vxp.secret import Secret
 from vxp.session import EventReceived, Replied, Session, State
 
 TARGET_FPS = 100_000
-TARGET_RATIO = 4.0
+TARGET_RATIO = 1.5
 CHUNK = 64 * 1024
 CLIENT_ID = "com.cueboard.bench"
 
@@ -343,7 +344,7 @@ VARIANTS: dict[str, Variant] = {
     "  part: pydantic_core.from_json": run_from_json,
 }
 EVENT_VARIANTS: dict[str, Callable[[list[bytes]], float]] = {
-    "json.loads + validate_python (as now)": run_events_loads_validate,
+    "json.loads + validate_python": run_events_loads_validate,
     "pydantic_core.from_json + validate_python": run_events_from_json_validate,
     "validate_json of the line (envelope adapter)": run_events_validate_json,
 }
@@ -517,8 +518,8 @@ def print_kind_table(rows: list[tuple[str, int, float, float]]) -> None:
 
 
 def print_events_table(lines: list[bytes], medians: dict[str, float]) -> None:
-    base = medians["json.loads + validate_python (as now)"]
-    header = f"{'events only: line -> event model':<46} {'µs/event':>9} {'x as now':>9}"
+    base = medians["json.loads + validate_python"]
+    header = f"{'events only: line -> event model':<46} {'µs/event':>9} {'x row 1':>9}"
     print(header)
     print("-" * len(header))
     for name, seconds in medians.items():

@@ -38,19 +38,18 @@ def strip_line(line: bytes) -> bytes:
         line = stripped
 
 
-# From this size a line is copied out through a view: bytes(buf[a:b]) copies twice and, for a
-# line of megabytes (an assets put), costs about 20x one copy (bench_frames.py, large line),
-# while for the usual short line the view's setup costs more than it saves.
-_LARGE_LINE = 64 * 1024
-
-
-def _copy_out(buf: bytearray, begin: int, end: int) -> bytes:
-    with memoryview(buf) as view:
-        return view[begin:end].tobytes()
+# Fed data larger than this is searched for a newline before it is split.
+_SCAN_FIRST = 4096
 
 
 class FrameDecoder:
-    """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken."""
+    """Feed bytes, take lines. After :class:`FrameTooLarge` the decoder stays broken.
+
+    The fed bytes are split in one C pass; a line that arrived in pieces is the buffered
+    head plus the first piece, copied out once. When every line is already a bare object
+    (``{`` … ``}``, the usual case: nothing strippable can end it) within the limit, the
+    split is the answer; otherwise each line is stripped and checked.
+    """
 
     __slots__ = ("_broken", "_buffer", "max_frame_bytes")
 
@@ -67,30 +66,47 @@ class FrameDecoder:
         """Return every complete, non-empty, stripped line; raise once a frame is too large."""
         if self._broken:
             raise FrameTooLarge(self.max_frame_bytes)
+        if type(data) is not bytes:
+            data = bytes(data)
         buf = self._buffer
-        start_scan = len(buf)
-        buf += data
-        frames: list[bytes] = []
-        begin = 0
-        pos = buf.find(b"\n", start_scan)
-        while pos != -1:
-            if pos - begin > self.max_frame_bytes + PADDING_SLACK:
+        if len(data) > _SCAN_FIRST and data.find(b"\n") == -1:
+            # A piece of a long line: find looks for a newline at memchr speed, where split
+            # walks the bytes one by one (on a put of megabytes, several times the cost of
+            # buffering it: bench_frames.py, large line).
+            buf += data
+            if len(buf) > self.max_frame_bytes + PADDING_SLACK:
                 self._fail()
-            if pos - begin < _LARGE_LINE:
-                line = strip_line(bytes(buf[begin:pos]))
-            else:
-                line = strip_line(_copy_out(buf, begin, pos))
-            if len(line) > self.max_frame_bytes:
+            return []
+        lines = data.split(b"\n")
+        tail = lines.pop()
+        if buf and lines:
+            buf += lines[0]
+            lines[0] = bytes(buf)
+            buf = self._buffer = bytearray()
+        limit = self.max_frame_bytes
+        for line in lines:
+            if len(line) > limit or line[:1] != b"{" or line[-1:] != b"}":
+                lines = self._clean(lines)
+                break
+        if tail:
+            buf += tail
+            if len(buf) > limit + PADDING_SLACK:
+                self._fail()
+        return lines
+
+    def _clean(self, raw_lines: list[bytes]) -> list[bytes]:
+        """Lines with padding, empty ones or one over the limit: each stripped and checked."""
+        limit = self.max_frame_bytes
+        lines: list[bytes] = []
+        for raw in raw_lines:
+            if len(raw) > limit + PADDING_SLACK:
+                self._fail()
+            line = strip_line(raw)
+            if len(line) > limit:
                 self._fail()
             if line:
-                frames.append(line)
-            begin = pos + 1
-            pos = buf.find(b"\n", begin)
-        if begin:
-            del buf[:begin]
-        if len(buf) > self.max_frame_bytes + PADDING_SLACK:
-            self._fail()
-        return frames
+                lines.append(line)
+        return lines
 
     def _fail(self) -> None:
         self._broken = True

@@ -38,7 +38,7 @@ from .secret import Secret
 from .version import CLIENT_VERSION, Version, fields_newer_than
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from pydantic import BaseModel, ValidationError
 
     from .models.handshake import Welcome
 
@@ -112,6 +112,10 @@ class Closed(NamedTuple):
 SessionEvent = (
     HelloAccepted | HelloRefused | Replied | Failed | EventReceived | HostViolation | Closed
 )
+
+# A named tuple's generated ``__new__`` is a Python function; for the one or two built per
+# frame, ``tuple.__new__(Cls, (items))`` builds the same value in well under its time.
+_new: Any = tuple.__new__  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
 
 _HELLO_ID = 1
 
@@ -193,18 +197,60 @@ class Session:
     # -- receiving --------------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> list[SessionEvent]:
+        """What the bytes mean, frame by frame; never raises.
+
+        Each line is parsed once, by jiter (``pydantic_core.from_json``, in Rust, well ahead
+        of ``json.loads``: bench_frames.py), which refuses invalid UTF-8 and lone surrogate
+        escapes as ValueError. The frames a ready connection mostly carries, an event or a
+        result for a pending request, are taken inline; any other frame goes through
+        :meth:`_handle_frame`, which checks each rule in turn (the same rules, in the same
+        order, so both ways give the same outcome).
+        """
         if self.state is State.CLOSED:
             return []
-        _load_pydantic()
+        if _registry is None:
+            _load_pydantic()
         try:
             lines = self._decoder.feed(data)
         except FrameTooLarge as exc:
             return self._close(str(exc))
         out: list[SessionEvent] = []
+        pending = self._pending
+        ready = self.state is State.READY
         for line in lines:
-            self._handle_line(line, out)
+            try:
+                frame: Any = _from_json(line)
+            except ValueError:
+                out.append(HostViolation("a frame is not JSON (E-5)"))
+                continue
+            if ready and type(frame) is dict:
+                msg: dict[str, Any] = frame  # pyright: ignore[reportUnknownVariableType]
+                if msg.get("jsonrpc") == "2.0":
+                    if "method" in msg:
+                        if msg["method"] == "event" and "id" not in msg:
+                            try:
+                                event = _validate_event(msg.get("params"))
+                                out.append(_new(EventReceived, (event,)))
+                            except _ValidationError as exc:
+                                out.append(_malformed_event(exc))
+                            continue
+                    elif "result" in msg and "error" not in msg:
+                        rid = msg.get("id")
+                        if type(rid) is int and rid in pending:
+                            namespace = pending.pop(rid)
+                            validate = _validate_response.get(namespace) or _response_validator(
+                                namespace
+                            )
+                            try:
+                                result = validate(msg["result"])
+                                out.append(_new(Replied, (rid, namespace, result)))
+                            except _ValidationError as exc:
+                                out.extend(_malformed_result(rid, namespace, exc))
+                            continue
+            self._handle_frame(frame, out)
             if self.closed:
                 break
+            ready = self.state is State.READY
         return out
 
     @property
@@ -236,14 +282,7 @@ class Session:
         out.append(Closed(reason))
         return out
 
-    def _handle_line(self, line: bytes, out: list[SessionEvent]) -> None:
-        try:
-            # jiter, in Rust: about 3x json.loads here (bench/bench_frames.py). It refuses
-            # invalid UTF-8 and lone surrogate escapes, both as ValueError.
-            frame: Any = _from_json(line)
-        except ValueError:
-            out.append(HostViolation("a frame is not JSON (E-5)"))
-            return
+    def _handle_frame(self, frame: Any, out: list[SessionEvent]) -> None:
         if not isinstance(frame, dict):
             kind = "a batch" if isinstance(frame, list) else "not an object"
             out.append(HostViolation(f"a frame is {kind} (T-7, T-8)"))
@@ -267,11 +306,9 @@ class Session:
             out.append(HostViolation("an event before welcome (H-1)"))
             return
         try:
-            event = _registry.event_adapter().validate_python(msg.get("params"))
+            out.append(EventReceived(_validate_event(msg.get("params"))))
         except _ValidationError as exc:
-            out.append(HostViolation(f"a malformed event: {validation_summary(exc)}"))
-            return
-        out.append(EventReceived(event))
+            out.append(_malformed_event(exc))
 
     def _handle_response(self, msg: dict[str, Any], out: list[SessionEvent]) -> None:
         rid = msg.get("id")
@@ -291,15 +328,11 @@ class Session:
         if "error" in msg:
             out.append(Failed(rid, namespace, _protocol_error(msg["error"], namespace)))
             return
-        spec = _registry.NAMESPACES[namespace]
+        validate = _validate_response.get(namespace) or _response_validator(namespace)
         try:
-            result = spec.response.validate_python(msg["result"])
+            out.append(Replied(rid, namespace, validate(msg["result"])))
         except _ValidationError as exc:
-            brief = validation_summary(exc)
-            out.append(HostViolation(f"{namespace}: a malformed response: {brief}"))
-            out.append(Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")))
-            return
-        out.append(Replied(rid, namespace, result))
+            out.extend(_malformed_result(rid, namespace, exc))
 
     def _handle_hello_response(
         self, rid: Any, msg: dict[str, Any], out: list[SessionEvent]
@@ -336,6 +369,20 @@ class Session:
             out.extend(self._close("hello answered with an unknown result"))
 
 
+def _malformed_event(exc: ValidationError) -> HostViolation:
+    return HostViolation(f"a malformed event: {validation_summary(exc)}")
+
+
+def _malformed_result(
+    rid: int, namespace: str, exc: ValidationError
+) -> tuple[HostViolation, Failed]:
+    brief = validation_summary(exc)
+    return (
+        HostViolation(f"{namespace}: a malformed response: {brief}"),
+        Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")),
+    )
+
+
 def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
     if not isinstance(obj, dict):
         return MalformedResponse("a JSON-RPC error that is not an object")
@@ -365,3 +412,33 @@ def _load_pydantic() -> None:
         from .models import registry
 
         _registry, _ValidationError, _from_json = registry, ValidationError, from_json
+
+
+# The validators are the adapters' pydantic-core validators, called without the adapter's
+# Python wrapper (the same call, minus a frame per message). Each adapter is still built on
+# the first message that needs it.
+
+
+def _validator_of(adapter: Any) -> Any:
+    from pydantic_core import SchemaValidator
+
+    validator = adapter.validator
+    if isinstance(validator, SchemaValidator):
+        return validator.validate_python
+    return adapter.validate_python  # not built yet (deferred) or wrapped by a plugin
+
+
+def _first_event(params: Any) -> Any:
+    global _validate_event
+    _validate_event = _validator_of(_registry.event_adapter())
+    return _validate_event(params)
+
+
+_validate_event: Any = _first_event
+_validate_response: dict[str, Any] = {}
+
+
+def _response_validator(namespace: str) -> Any:
+    validate = _validator_of(_registry.NAMESPACES[namespace].response)
+    _validate_response[namespace] = validate
+    return validate

@@ -46,6 +46,13 @@ def decode_icon(path: str) -> Decoded | str:
     return _put(thumb.put_params()), still
 
 
+def warm_decoder() -> None:
+    """Runs in the worker process: import what decoding needs, so no icon pays for it."""
+    from cueboard.workers.thumbnails.warm import warm_up
+
+    warm_up()
+
+
 async def close_decode_workers(grace_s: float = 2.0) -> None:
     """End the icon worker processes while the event loop still runs; call it last.
 
@@ -89,14 +96,29 @@ class Workers:
         self._decode_lock = anyio.Lock()
         self.folder: Path | None = None
         self._folder_changed = anyio.Event()
+        self._warm_started = False
 
     async def scan(self, job: Scan) -> None:
-        async with self._scan_lock:
-            started = time.perf_counter()
-            library = await anyio.to_thread.run_sync(scan, job.root)
-            exists = await anyio.to_thread.run_sync(job.root.is_dir)
-            elapsed = (time.perf_counter() - started) * 1000
-            self._feed(Scanned(library, job.reason, elapsed, exists))
+        """The first scan (start-up's) also starts and warms the icon worker process, beside
+        it: the icons it leads to then find the worker ready."""
+        async with anyio.create_task_group() as tg:
+            if self.in_process and not self._warm_started:
+                self._warm_started = True
+                tg.start_soon(self._warm_up)
+            async with self._scan_lock:
+                started = time.perf_counter()
+                library = await anyio.to_thread.run_sync(scan, job.root)
+                exists = await anyio.to_thread.run_sync(job.root.is_dir)
+                elapsed = (time.perf_counter() - started) * 1000
+                self._feed(Scanned(library, job.reason, elapsed, exists))
+
+    async def _warm_up(self) -> None:
+        """Decodes wait behind the warm-up (the decode lock): it spawns the worker they use."""
+        async with self._decode_lock:
+            try:
+                await anyio.to_process.run_sync(warm_decoder, cancellable=True)
+            except Exception as exc:  # the first decode then reports (or falls back to threads)
+                log.warning("icon worker warm-up failed: %s", type(exc).__name__)
 
     # -- icons ------------------------------------------------------------------------------
 

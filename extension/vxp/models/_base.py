@@ -114,8 +114,18 @@ def tag_of(field: str, *members: type[BaseModel]) -> Discriminator:
             raise TypeError(f"{m.__name__}.{field} must be a one-value Literal")
         known.add(values[0])
     frozen = frozenset(known)
+    tags = {tag: tag for tag in known}
 
     def discriminate(value: Any) -> str:
+        # Called for every tagged value validated: the usual case (a dict with a known str
+        # tag) is two lookups; anything else takes the careful path.
+        if type(value) is dict:
+            tag: object = value.get(field)  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
+            if type(tag) is str:  # pyright: ignore[reportUnknownArgumentType]
+                return tags.get(tag, UNKNOWN_TAG)
+        return _careful(value)
+
+    def _careful(value: Any) -> str:
         if isinstance(value, dict):
             tag: object = value.get(field)  # pyright: ignore[reportUnknownMemberType,reportUnknownVariableType]
         else:

@@ -39,13 +39,14 @@ def _icons(directory: Path) -> list[Path]:
 
 def test_decoding_local_files_imports_nothing_for_urls(tmp_path: Path) -> None:
     """The package imports anyio, httpx and the URL cache only when a URL is fetched, numpy
-    only for 16-bit greyscale and imageio only for clips: decoding every kind of local image
-    loads none of them. (PyAV loads for the JPEG: its decoder checks the scan is whole.)"""
+    only for 16-bit greyscale, imageio only for clips, and PyAV for a JPEG only when its
+    Huffman codes do not walk whole (jpegwalk.py): decoding every kind of whole local image
+    loads none of them."""
     paths = _icons(tmp_path)
     code = (
         "import sys; from pathlib import Path; import cueboard.workers.thumbnails as t;"
         "frames = [len(t.decode_file(Path(p)).frames) for p in sys.argv[1:]];"
-        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'cueboard.workers.thumbnails.cache');"
+        "mods = ('anyio', 'httpx', 'numpy', 'imageio', 'av', 'cueboard.workers.thumbnails.cache');"
         "print(frames, [m for m in mods if m in sys.modules])"
     )
     out = subprocess.run(
@@ -83,3 +84,20 @@ def test_public_surface_is_pinned() -> None:
         "load_source",
         "read_local",
     ]
+
+
+def test_after_the_warm_up_a_first_icon_imports_nothing(tmp_path: Path) -> None:
+    """The worker's warm-up (run while start-up runs) imports what the first icons need, the
+    JPEG check's PyAV included: decoding every kind of local image imports nothing more."""
+    paths = _icons(tmp_path)
+    code = (
+        "import sys; from pathlib import Path; import cueboard.workers.thumbnails as t;"
+        "from cueboard.workers.thumbnails.warm import warm_up; warm_up();"
+        "before = set(sys.modules); print('av' in before);"
+        "frames = [len(t.decode_file(Path(p)).put_params()['frames']) for p in sys.argv[1:]];"
+        "print(frames, sorted(set(sys.modules) - before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *map(str, paths)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split("\n")[:2] == ["True", "[3, 3, 3, 1, 1] []"]

@@ -11,12 +11,16 @@ data: a still PNG's IDAT chunks are checked here, an APNG's chunks by its reader
 JPEG: libjpeg fills in, silently, every block after an end-of-image marker that comes too
 early, and decodes the rest of a scan with a broken Huffman code as garbage. FFmpeg's decoder,
 told to stop at the first error, refuses both; it runs at 1/8 scale, so the check costs less
-than Pillow's decode.
+than Pillow's decode. Importing PyAV costs a fresh worker more than a page of small icons,
+though: until PyAV is loaded (a worker's warm-up loads it, off the icons' path), a small
+baseline JPEG whose Huffman codes walk whole (jpegwalk.py) needs no FFmpeg. Once it is loaded,
+FFmpeg's check is the cheaper of the two. Either way FFmpeg alone refuses.
 """
 
 from __future__ import annotations
 
 import struct
+import sys
 import threading
 import zlib
 from collections.abc import Iterable
@@ -24,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
+
+from .jpegwalk import baseline_scan_is_whole
 
 # Samples per pixel, by PNG colour type.
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
@@ -171,17 +177,14 @@ _jpeg_decoders = threading.local()  # one FFmpeg decoder per thread, reused: ope
 def check_jpeg(data: bytes) -> None:
     """Raise DamagedData when the JPEG's scans end early or are corrupt. Without PyAV, or on a
     feature FFmpeg's decoder lacks (arithmetic coding), Pillow alone decides."""
+    if "av" not in sys.modules and baseline_scan_is_whole(data):
+        return
     try:
         import av
         from av.error import FFmpegError, InvalidDataError
     except ImportError:  # pragma: no cover - av is a dependency of the media extra
         return
-    context: Any = getattr(_jpeg_decoders, "context", None)
-    if context is None:
-        context = av.CodecContext.create("mjpeg", "r")
-        context.thread_count = 1
-        context.options = {"err_detect": "explode", "lowres": "3"}
-        _jpeg_decoders.context = context
+    context = _jpeg_decoder()
     try:
         context.decode(av.Packet(data))
     except InvalidDataError:
@@ -190,3 +193,23 @@ def check_jpeg(data: bytes) -> None:
     except FFmpegError:
         _jpeg_decoders.context = None
         return
+
+
+def _jpeg_decoder() -> Any:
+    import av
+
+    context: Any = getattr(_jpeg_decoders, "context", None)
+    if context is None:
+        context = av.CodecContext.create("mjpeg", "r")
+        context.thread_count = 1
+        context.options = {"err_detect": "explode", "lowres": "3"}
+        _jpeg_decoders.context = context
+    return context
+
+
+def load_jpeg_check() -> None:
+    """Import PyAV and open this thread's FFmpeg decoder now, so that no JPEG pays for it."""
+    try:
+        _jpeg_decoder()
+    except ImportError:  # pragma: no cover - av is a dependency of the media extra
+        pass
