@@ -17,8 +17,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "extension"
 CORE = Path("cueboard") / "core"
@@ -82,9 +80,6 @@ def core_io(extension: Path) -> list[str]:
 MAX_MODULE_LINES = 400
 
 
-@pytest.mark.xfail(
-    strict=False, reason="core/app.py and core/soundboard.py are split by the core's refactor"
-)
 def test_no_module_is_over_400_lines() -> None:
     """A module a person can read whole: past 400 lines it holds more than one idea."""
     long = {

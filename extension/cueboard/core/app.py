@@ -1,6 +1,10 @@
 """Cueboard's behaviour as one sans-IO object: :meth:`CueboardCore.handle` takes an input and
 the clock, and returns the effects for the runtime to carry out.
 
+``handle`` is the one router: it matches the closed union of inputs exhaustively and hands
+each to the feature that owns it (panel callbacks through the one table :meth:`_routes`).
+The features are objects built here, each handed a narrow context; none imports this module.
+
 Start-up after hello, in this order: read the settings; then send the overlay its first props
 (it says it is scanning the sounds folder), register the commands, pre-arm the soundboard (and
 mic) channel and put the blank icon; then subscribe, and scan the library while the preferences
@@ -13,61 +17,69 @@ policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flush
 from __future__ import annotations
 
 import logging
+from functools import partial
 from pathlib import Path
 from random import Random
+from typing import assert_never
 
-from cueboard.core.commands import STATIC_COMMANDS, favourite_command
 from cueboard.core.contract import StatusLevel
-from cueboard.core.i18n import Catalog
 from cueboard.core.settings import Settings
-from vxp.models import assets, bus, commands, settings
+from vxp.models import assets, bus, events, settings
 
-from . import backup, handlers
-from .browse import Browser
-from .deck import DeckCore, HostFacts, deck_props
-from .effects import Effect, Failure, Log, Notice, Reply, Send, Tick, Tickets, Wake
-from .icons import IconsDecoded, IconsModel
+from .backup import Backup
+from .bus_api import BusApi
+from .controls import Controls
+from .deck import DECK_CALLBACKS, DeckCore, HostFacts
+from .effects import Effect, Exit, LoadCatalog, Log, Tickets, Wake
+from .folder import SoundsFolder
+from .icons import IconsModel
 from .importing import Importer
 from .inputs import (
     CatalogLoaded,
     Connected,
     Disconnected,
-    Exit,
+    Failure,
+    FetchFailed,
+    FetchProgress,
+    FileRead,
+    FileWritten,
     FolderChanged,
-    Scan,
+    IconsDecoded,
+    Input,
+    Reply,
     Scanned,
-    Watch,
-    default_sounds_folder,
+    SoundFetched,
+    TaskCounts,
+    Tick,
 )
-from .link_import import FetchFailed, FetchProgress, SoundFetched
-from .overlay import blank_icon_asset, channels_text
+from .link import HostLink
+from .overlay import blank_icon_asset
 from .pacing import WAKE as PACE_WAKE
-from .panels import PanelEvents
+from .panels import Handler, PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
-from .soundboard import EMPTY_SLOT, Soundboard
+from .screen import BRIEF, STATUS, VIEWS, Screen
+from .soundboard import Soundboard
 from .toast import PANEL as TOAST_PANEL
 from .toast import Toast
-from .tracker import RETRY_WAKE, Outcome, Tracker, outcome_input
-from .views import dash_values, overlay_values, usage_values
+from .tracker import RETRY_WAKE, Outcome, Tracker
 
 __all__ = ["CueboardCore"]
 
 LIFECYCLE = "vr.lifecycle"
-STATUS_RECONCILE_S = 1.0
 EXIT_GRACE_S = 0.8  # shutting_down: flush, then exit well within the host's grace
-VIEWS, STATUS, EXIT, BRIEF = "views", "status", "exit", "brief"
-BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
-BRIEF_NOTICES = frozenset({EMPTY_SLOT})
+EXIT = "exit"
 
 
 class CueboardCore:
-    """State that outlives a connection: settings, library, prefs, what the panels show."""
+    """The router, and the features it routes to (state that outlives a connection)."""
 
     def __init__(self, *, rng: Random, data_home: Path, toast_source: str = "") -> None:
-        self.rng = rng
+        self.now = 0.0  # the clock value of the input being handled
+        self.exiting = False
+        self.link = HostLink()
         self.tickets = Tickets()
         self.tracker = Tracker(self.tickets, rng)
         self.prefs = Prefs(self.tracker, self._prefs_loaded)
@@ -75,97 +87,188 @@ class CueboardCore:
         self.props = PropsModel(self.tracker, start_hidden=[TOAST_PANEL])
         self.toast = Toast(self.tracker, self.props, toast_source)
         self.icons = IconsModel(self.tracker)
-        self.deck = DeckCore(self.tickets)
+        self.deck = DeckCore(self.tracker, lambda: self.now)
         self.host_facts: HostFacts | None = None
+        self.importer = Importer(
+            self.tickets, self.link, self.board,
+            rescan=self._rescan, changed=self.changed,
+        )  # fmt: skip
+        self.screen = Screen(
+            self.tracker, self.board, self.prefs, self.props, self.toast, self.icons,
+            self.deck, self.link, import_progress=self.importer.progress_text,
+        )  # fmt: skip
+        self.folder = SoundsFolder(
+            self.board, self.icons, self.link, data_home,
+            after_scan=self.importer.after_scan, changed=self.changed,
+        )  # fmt: skip
+        self.controls = Controls(
+            self.tracker, self.board, self.prefs, self.link, rng,
+            rescan=self.folder.rescan, load_ahead=self.folder.load_ahead, changed=self.changed,
+        )  # fmt: skip
+        self.backup = Backup(
+            self.prefs, self.deck, self.link,
+            has_sound=lambda rel: rel in self.board.states,
+            publish=lambda kind, payload: self.board.published.append((kind, payload)),
+            register_command=self.controls.register_command,
+            sounds_folder=self.folder.path, changed=self.changed,
+        )  # fmt: skip
+        self.bus = BusApi(
+            self.tracker, self.board, self.prefs, self.backup, self.link, changed=self.changed
+        )
         self.panel_events = PanelEvents()
-        self.catalog: Catalog | None = None  # the welcome's locale, from Connected
-        self.data_home = data_home
-        self.connected = False
-        self.ext_id = ""
-        self.granted_overlays = False
-        self.granted_bus: tuple[str, ...] = ()
-        self.granted_network = False
-        self.importer = Importer()
-        self.content_root: str | None = None
-        self.library_folder: Path | None = None
-        self.dash = Browser()  # the dash-tab's own place and search
-        self.selected: str | None = None
-        self.exiting = False
-        self.now = 0.0  # the clock value of the input being handled
-        self._views_at: float | None = None
-        self._status_at: float | None = None
-        self._dirty = False
-        handlers.register(self)
+        for (panel, callback), handler in self._routes().items():
+            self.panel_events.on(panel, callback)(handler)
 
-    # -- the one entry point --------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self.link.connected
 
-    def handle(self, item: object, now: float) -> list[Effect]:
+    def sounds_folder(self) -> Path:
+        """Where the runtime puts an imported sound."""
+        return self.folder.path()
+
+    def _rescan(self, reason: str) -> list[Effect]:  # the folder is built after the importer
+        return self.folder.rescan(reason)
+
+    def changed(self) -> None:
+        self.screen.changed()
+
+    # -- the one router -------------------------------------------------------------------
+
+    def handle(self, item: Input, now: float) -> list[Effect]:
         """Everything the runtime feeds in; never raises on what the host says."""
         self.now = now
         match item:
+            case events.CommandInvoked(command=command):  # a press: the first thing looked at
+                out = self.controls.on_command(command, now)
             case Reply():
                 out = self.tracker.on_reply(item, now)
                 if self.importer.waiting:  # a load's reply may apply an audio_loaded it overtook
-                    out += self.importer.after_load(self)
+                    out += self.importer.after_load()
             case Failure():
                 out = self.tracker.on_failure(item, now)
             case Tick():
                 out = self._tick(item, now)
+            case events.PanelEvent(panel=panel, callback=callback, args=args):
+                values = [a.model_dump() for a in args]
+                out = self.panel_events.dispatch(panel, callback, values, now)
+            case events.AudioLoaded(sound=sound, outcome=outcome):
+                out = self.board.on_audio_loaded(sound, outcome, now) + self.importer.after_load()
+            case events.MediaSnapshot() | events.MediaControl():
+                out = self.deck.event(item) or []
+                self.changed()
+            case events.PanelShown(panel=panel):
+                out = self._panel_shown(panel, now)
+            case events.PanelHidden(panel=panel):
+                self.props.panel_hidden(panel)
+                out = []
+            case events.SettingsChanged(key=key, value=value):
+                out = self.controls.on_setting(key, value, now)
+            case events.LocaleChanged(locale=locale):
+                out = list[Effect]([LoadCatalog(locale)])
+            case events.BusMessage(topic=topic, payload=payload):
+                out = self.bus.on_message(topic, payload, now)
+            case events.VrLifecycle(state=state):
+                out = self._lifecycle(state, now)
+            case events.ShuttingDown():
+                out = self._shutting_down(now)
+            case events.FaceUpdate() | events.UnknownEvent():
+                out = list[Effect]([Log(logging.DEBUG, f"skipped event {item.event}")])
             case Connected():
                 out = self._connected(item, now)
             case Disconnected():
                 out = self._disconnected(now)
             case Scanned():
-                out = self._scanned(item, now)
+                out = self.folder.on_scanned(item, now)
             case FolderChanged():
-                out = self.rescan("files changed")
+                out = self.folder.rescan("files changed")
             case IconsDecoded():
                 out = self.icons.on_decoded(item, now)
-            case backup.FileWritten() | backup.FileRead():
-                out = backup.on_file(self, item, now)
+            case FileWritten() | FileRead():
+                out = self.backup.on_file(item, now)
             case FetchProgress() | SoundFetched() | FetchFailed():
-                out = self.importer.on_input(self, item)
+                out = self.importer.on_input(item)
             case CatalogLoaded(catalog=catalog):
-                self.catalog = catalog
+                self.link.catalog = catalog
                 self.props.set_texts(catalog)
-                self._dirty = True
+                self.changed()
                 out = []
+            case TaskCounts(tasks=tasks, timers=timers):
+                out = self.bus.publish_debug(tasks, timers, now)
             case _:
-                out = handlers.event(self, item, now)
+                assert_never(item)
         return self._after(out, now)
 
+    def _routes(self) -> dict[tuple[str, str], Handler]:
+        """Every panel callback of the contract, and the feature method it goes to (each
+        takes the callback's arguments, then the clock)."""
+        c, s, board = self.controls, self.screen, self.board
+        routes: dict[tuple[str, str], Handler] = {
+            ("overlay", "play-sound"): c.press_tile,
+            ("overlay", "set-favourite"): c.set_favourite,
+            ("overlay", "open-folder"): c.open_folder,
+            ("overlay", "stop-sound"): board.stop,
+            ("overlay", "stop-all"): board.stop_all,
+            ("overlay", "page-next"): partial(c.on_command, "page-next"),
+            ("overlay", "page-prev"): partial(c.on_command, "page-prev"),
+            ("overlay", "search-changed"): c.search,
+            ("overlay", "set-soundboard-gain"): partial(c.write_gain, "soundboard_gain"),
+            ("overlay", "set-mic-gain"): partial(c.write_gain, "mic_gain"),
+            ("overlay", "set-mic-enabled"): partial(c.write_setting, "mic_enabled"),
+            ("overlay", "dismiss-status"): s.dismiss,
+            ("dash-tab", "dismiss-status"): s.dismiss,
+            ("dash-tab", "library-search"): s.library_search,
+            ("dash-tab", "library-page-next"): partial(s.library_turn, 1),
+            ("dash-tab", "library-page-prev"): partial(s.library_turn, -1),
+            ("dash-tab", "open-folder"): s.library_open,
+            ("dash-tab", "select-sound"): s.select,
+            ("dash-tab", "set-sound-favourite"): c.set_favourite,
+            ("dash-tab", "rescan"): self.folder.rescan_pressed,
+            ("dash-tab", "refresh-devices"): s.refresh_devices,
+            ("dash-tab", "set-sound-gain"): c.set_gain,
+            ("dash-tab", "set-sound-mode"): c.set_mode,
+            ("dash-tab", "set-sound-mic-gain"): c.set_mic_gain,
+            ("dash-tab", "set-sound-gains-linked"): c.link_gains,
+            ("dash-tab", "move-sound"): c.move,
+            ("dash-tab", "import-link"): self._import_link,
+            ("dash-tab", "import-cancel"): self.importer.cancel,
+            ("dash-tab", "backup-export"): self.backup.export_pressed,
+            ("dash-tab", "backup-import"): self.backup.restore_pressed,
+        }
+        for route, (method, named) in DECK_CALLBACKS.items():  # the deck's, by method name
+            routes[route] = partial(self._deck_call, method, named)
+        return routes
+
+    def _deck_call(self, method: str, named: tuple[str, ...], *args: object) -> list[Effect]:
+        """A deck callback: its arguments (the clock last, which the deck does not take)."""
+        args = args[:-1]
+        positional = args[: len(args) - len(named)]
+        options = dict(zip(named, args[len(args) - len(named) :], strict=True))
+        self.changed()
+        effects: list[Effect] = getattr(self.deck, method)(*positional, **options)
+        return effects
+
+    def _import_link(self, link: str, now: float) -> list[Effect]:
+        folder = self.screen.dash.view(self.board.shelf).folder
+        category = folder.category if folder is not None and folder.category else ""
+        return self.importer.start(link, category)
+
     def _after(self, out: list[Effect], now: float) -> list[Effect]:
-        """Notices go to the status line; a change schedules one refresh of the views;
-        messages to publish go out; the exit waits for kv."""
-        kept: list[Effect] = []
-        for effect in out:
-            if isinstance(effect, Notice):
-                self.board.status = effect
-                self._dirty = True
-                kept.append(Log(logging.INFO, f"notice {effect.key}"))
-                if effect.key in BRIEF_NOTICES:
-                    kept.append(Wake(BRIEF, now + BRIEF_S))
-            else:
-                kept.append(effect)
+        """Notices go to the status line; what a play tells others goes out; a change
+        schedules one refresh of the views; the exit waits for kv."""
+        kept = self.screen.show_notices(out, now)
         if self.board.published:
-            kept += self._publish(now)
-        if self.board.playing and self._status_at is None:
-            self._status_at = now + STATUS_RECONCILE_S
-            kept.append(Wake(STATUS, self._status_at))
-        if self.board.changed or self.icons.changed or self._dirty or self.props.waiting:
-            self.board.changed = self.icons.changed = False
-            self._dirty = False
-            if self._views_at is None:
-                self._views_at = now
-                kept.append(Wake(VIEWS, now))
+            published, self.board.published = self.board.published, []
+            kept += self.bus.publish(published, now)
+            if self.link.connected:
+                for kind, payload in published:
+                    if kind == "played":
+                        rel, name = str(payload["path"]), str(payload["name"])
+                        kept += self.screen.show_toast(rel, name, now)
+        kept += self.screen.schedule(now)
         if self.exiting and self.prefs.pending == 0:
             kept.append(Exit(0))
         return kept
-
-    def changed(self) -> None:
-        self._dirty = True
-
-    # -- ticks ----------------------------------------------------------------------------
 
     def _tick(self, tick: Tick, now: float) -> list[Effect]:
         key = tick.key
@@ -174,44 +277,45 @@ class CueboardCore:
         if key.startswith(PACE_WAKE):
             return self.board.paced(key, now)
         if key == VIEWS:
-            self._views_at = None
-            return self.refresh(now)
+            return self.screen.on_views(now)
         if key == PROPS_WAKE:
             return self.props.due(now)
         if key == PREFS_WAKE:
             return self.prefs.on_tick(now)
         if key == STATUS:
-            self._status_at = None
-            out: list[Effect] = []
-            self.board.expire(now)
-            showing = self.toast.expire(now)
-            self._dirty = True
-            if self.connected:
-                out += self.board.reconcile(now)
-            if showing:
-                self._status_at = now + STATUS_RECONCILE_S
-                out.append(Wake(STATUS, self._status_at))
-            return out
+            return self.screen.on_status(now)
         if key == BRIEF:
-            if self.board.status is not None and self.board.status.key in BRIEF_NOTICES:
-                self.board.set_status(None)
-            return []
+            return self.screen.on_brief()
         if key == EXIT and self.exiting:
             return [Log(logging.WARNING, "could not save every change in time"), Exit(0)]
         return []
 
-    # -- connection -----------------------------------------------------------------------
+    def _panel_shown(self, panel: str, now: float) -> list[Effect]:
+        if not self.props.panel_shown(panel):
+            return [Log(logging.DEBUG, f"panel_shown for {panel!r}, not in the contract")]
+        self.changed()
+        if panel == "overlay":
+            return self.folder.load_ahead(now)
+        if panel == "dash-tab":
+            return self.screen.refresh_devices(now)
+        return []
+
+    def _lifecycle(self, state: str, now: float) -> list[Effect]:
+        if state == "quitting":
+            return self.prefs.flush(now)
+        if state == "detached":
+            return self.board.stop_looping(now)
+        return []
+
+    # -- the connection's life ------------------------------------------------------------
 
     def _connected(self, c: Connected, now: float) -> list[Effect]:
-        self.connected = True
-        self.ext_id = c.ext_id
-        granted = c.welcome.granted
+        granted, link = c.welcome.granted, self.link
+        link.connected, link.ext_id, link.catalog = True, c.ext_id, c.catalog
+        link.overlays, link.network = granted.overlays, granted.network
+        link.bus = tuple(granted.bus)
+        link.content_root = c.welcome.content_root
         self.board.audio_granted = granted.audio
-        self.granted_overlays = granted.overlays
-        self.granted_bus = tuple(granted.bus)
-        self.granted_network = granted.network
-        self.content_root = c.welcome.content_root
-        self.catalog = c.catalog
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
         self.toast.connected()
         if self.board.status is not None and self.board.status.key == "status.reconnecting":
@@ -222,35 +326,33 @@ class CueboardCore:
         )  # fmt: skip
 
     def _settings_read(self, outcome: Outcome) -> list[Effect]:
-        now = outcome.now
+        now, board = outcome.now, self.board
         out: list[Effect] = []
         if outcome.ok:
             entries = [(e.key, e.value) for e in outcome.result.entries]
-            self.board.settings = Settings.from_entries(entries)
+            board.settings = Settings.from_entries(entries)
         else:
             out.append(Log(logging.INFO, f"settings: {outcome.code}; using defaults"))
-        if not self.board.audio_granted:
-            self.board.set_status("status.no_audio_grant", StatusLevel.ERROR)
-        if self.library_folder != self.sounds_folder():
-            self.board.scanning = str(self.sounds_folder())
-        if self.catalog is not None:
-            self.props.set_texts(self.catalog)
+        if not board.audio_granted:
+            board.set_status("status.no_audio_grant", StatusLevel.ERROR)
+        if self.folder.scanned_root != self.folder.path():
+            board.scanning = str(self.folder.path())
+        if self.link.catalog is not None:
+            self.props.set_texts(self.link.catalog)
         self.props.resend_all()
-        out += self.refresh(now, flush=True)
-        for spec in STATIC_COMMANDS:
-            out += self.register_command(spec.name, now)
-        for slug in self.prefs.favourites():
-            out += self.register_command(favourite_command(slug), now)
-        if self.board.audio_granted:
-            out += self.pre_arm(now)
+        out += self.screen.refresh(now, flush=True)
+        out += self.controls.register_all(now)
+        if board.audio_granted:
+            out += self.controls.pre_arm(now)
         out += self.tracker.request(
             now, "assets", assets.AssetPut, expect=assets.AssetOk, done=self.icons.blank_put,
             **blank_icon_asset(),
         )  # fmt: skip
         out += self._subscribe(now)
         if self.host_facts is not None:
-            out += self.deck_effects(self.deck.connected(self.host_facts), now)
-        out += self.rescan("start")  # beside the preferences' read: the grid waits for neither
+            out += self.deck.connected(self.host_facts)
+            self.changed()
+        out += self.folder.rescan("start")  # beside the preferences' read: waits for neither
         return out + self.prefs.load(now)
 
     def _prefs_loaded(self, now: float) -> list[Effect]:
@@ -258,42 +360,11 @@ class CueboardCore:
         them ahead (the scan may be in or not; when it comes in, it loads what is visible and
         the favourites too)."""
         self.board.prefs_loaded()
-        out: list[Effect] = []
-        for slug in self.prefs.favourites():
-            out += self.register_command(favourite_command(slug), now)
-        return out + self.load_ahead(now)
-
-    def register_command(self, name: str, now: float, *, user_asked: bool = False) -> list[Effect]:
-        """A refused command is logged (or shown, if the user asked); it is registered again
-        with the next connection, like every other."""
-        return self.tracker.request(
-            now, "commands", commands.CommandRegister, expect=commands.CommandOk,
-            user_asked=user_asked, name=name,
-        )  # fmt: skip
-
-    def pre_arm(self, now: float) -> list[Effect]:
-        from vxp.models import audio
-
-        channels = ["soundboard"] + (["mic"] if self.board.settings.mic_enabled else [])
-        out: list[Effect] = []
-        for channel in channels:
-
-            def done(outcome: Outcome, channel: str = channel) -> list[Effect]:
-                if outcome.ok or outcome.code in ("closed",):
-                    return []
-                if outcome.code == "no_endpoint":
-                    notice = Notice("status.no_endpoint", StatusLevel.WARN, {"channel": channel})
-                    return [notice, Log(logging.INFO, f"pre_arm {channel}: no_endpoint")]
-                return [Log(logging.INFO, f"pre_arm {channel}: {outcome.code}")]
-
-            out += self.tracker.request(
-                now, "audio", audio.AudioPreArm, expect=audio.AudioOk, done=done, channel=channel
-            )
-        return out
+        return self.controls.register_favourites(now) + self.folder.load_ahead(now)
 
     def _subscribe(self, now: float) -> list[Effect]:
-        patterns = [f"ext.{self.ext_id}.cmd.*"]
-        if LIFECYCLE in self.granted_bus:
+        patterns = [f"ext.{self.link.ext_id}.cmd.*"]
+        if LIFECYCLE in self.link.bus:
             patterns.append(LIFECYCLE)
         out: list[Effect] = []
         for pattern in patterns:
@@ -303,144 +374,16 @@ class CueboardCore:
         return out
 
     def _disconnected(self, now: float) -> list[Effect]:
-        self.connected = False
+        self.link.connected = False
         out = self.tracker.connection_lost(now)
         self.board.connection_lost()
         self.icons.connection_lost()
-        self.importer.ticket = None  # the download ended with the connection's tasks
+        self.importer.connection_lost()
         self.board.set_status("status.reconnecting", StatusLevel.WARN)
         return out
 
-    # -- the library ----------------------------------------------------------------------
-
-    def sounds_folder(self) -> Path:
-        configured = self.board.settings.sounds_folder
-        if configured:
-            return Path(configured)
-        return default_sounds_folder(self.content_root, self.data_home)
-
-    def rescan(self, reason: str) -> list[Effect]:
-        folder = self.sounds_folder()
-        if folder != self.library_folder:  # a folder not scanned yet: the grid says so
-            self.board.scanning = str(folder)
-            self._dirty = True
-        return [Scan(folder, reason)]
-
-    def _scanned(self, scanned: Scanned, now: float) -> list[Effect]:
-        library = scanned.library
-        out: list[Effect] = []
-        if library.root != self.sounds_folder():
-            return []  # the folder setting changed meanwhile: its own scan follows
-        if library.root != self.library_folder:
-            self.library_folder = library.root
-            out.append(Watch(library.root))
-        self.board.scanning = None
-        self.board.set_library(library)
-        out.append(
-            Log(
-                logging.INFO,
-                f"library ({scanned.reason}): {len(library.sounds)} sounds in "
-                f"{len(library.categories)} categories from {library.root} in "
-                f"{scanned.elapsed_ms:.0f} ms",
-            )
-        )
-        # One message for a configured folder that is not there, in the grid (the watcher
-        # notices it being created); a missing default folder is an empty library.
-        configured = bool(self.board.settings.sounds_folder)
-        missing = configured and not scanned.folder_exists
-        self.board.folder_missing = str(library.root) if missing else None
-        return out + self.load_ahead(now) + self.importer.after_scan(self, now)
-
-    def load_ahead(self, now: float) -> list[Effect]:
-        """The visible page changed (or the library): its icons and sounds come first."""
-        out: list[Effect] = []
-        if not self.connected:
-            return out
-        if self.library_folder is not None:
-            out += self.icons.want(self.library_folder, self.board.visible_sounds(), now)
-        return out + self.board.load_ahead(now)
-
-    # -- views ----------------------------------------------------------------------------
-
-    def refresh(self, now: float, *, flush: bool = False) -> list[Effect]:
-        """Recompute what the panels show; the props model paces what is sent."""
-        cat = self.catalog
-        if cat is None:
-            return []
-        board = self.board
-        shown, blank = self.icons.shown, self.icons.blank_ok
-        self.props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
-        dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
-        dash["import-progress"] = self.importer.progress_text(self)
-        if self.props.is_visible("dash-tab"):  # diagnostics only while someone looks
-            note = "" if self.granted_overlays else cat.t("dash.toast_needs_overlays")
-            dash.update(
-                usage_values(
-                    cat,
-                    assets=(len(self.icons.table), self.icons.table.used_bytes),
-                    kv_bytes=self.prefs.kv_bytes(),
-                    toast_note=note,
-                )
-            )
-        self.props.update("dash-tab", dash)
-        for panel, values in deck_props(self.deck.view(), cat).items():
-            for name, wire in values.items():
-                self.props.set_wire(panel, name, wire)
-        if not self.connected:
-            return []
-        return self.props.flush(now) if flush else self.props.due(now)
-
-    # -- the media deck -------------------------------------------------------------------
-
-    def deck_effects(self, effects: list[Effect], now: float) -> list[Effect]:
-        """The deck's requests go through the tracker like every other; their final outcome
-        goes back to the deck."""
-        out: list[Effect] = []
-        for effect in effects:
-            if isinstance(effect, Send):
-                self.tracker.track(effect, now, self._deck_outcome)
-            out.append(effect)
-        self._dirty = True
-        return out
-
-    def _deck_outcome(self, outcome: Outcome) -> list[Effect]:
-        return self.deck_effects(self.deck.outcome(outcome_input(outcome)), outcome.now)
-
-    # -- what a play tells others ---------------------------------------------------------
-
-    def _publish(self, now: float) -> list[Effect]:
-        published, self.board.published = self.board.published, []
-        out: list[Effect] = []
-        if not self.connected:
-            return out
-        for kind, payload in published:
-            out += self.tracker.request(
-                now, "bus", bus.BusPublish, expect=bus.BusOk,
-                topic=f"ext.{self.ext_id}.{kind}", payload=payload,
-            )  # fmt: skip
-            if kind == "played":
-                out += self._toast(str(payload["path"]), str(payload["name"]), now)
-        return out
-
-    def _toast(self, rel: str, name: str, now: float) -> list[Effect]:
-        if not self.board.settings.now_playing_toast or not self.granted_overlays:
-            return []
-        playing = self.board.playing.get(rel)
-        channels = ""
-        if playing is not None and self.catalog is not None:
-            gains = dict(playing.channels)
-            channels = channels_text(self.catalog, gains.get("soundboard", 0), gains.get("mic"))
-        icon, blank = self.icons.shown.get(rel), self.icons.blank_ok
-        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
-        if self._status_at is None:
-            self._status_at = now + STATUS_RECONCILE_S
-            out.append(Wake(STATUS, self._status_at))
-        return out
-
-    # -- shutting down --------------------------------------------------------------------
-
-    def shutting_down(self, now: float) -> list[Effect]:
+    def _shutting_down(self, now: float) -> list[Effect]:
         """Flush what the user changed, then exit 0 (EVT-2): within the host's grace."""
         self.exiting = True
-        out = self.prefs.flush(now) + self.refresh(now, flush=True)
+        out = self.prefs.flush(now) + self.screen.refresh(now, flush=True)
         return [*out, Wake(EXIT, now + EXIT_GRACE_S)]

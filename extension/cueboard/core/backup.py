@@ -16,31 +16,23 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cueboard.core.commands import MAX_FAVOURITES, SLUG_RE, favourite_command
 from cueboard.core.contract import StatusLevel
 
-from .effects import Effect, Log, Notice
-from .prefs import MODES, SoundPrefs
-
-if TYPE_CHECKING:
-    from .app import CueboardCore
+from .effects import Effect, Log, Notice, ReadFile, WriteFile
+from .inputs import FileRead, FileWritten
+from .link import HostLink
+from .prefs import MODES, Prefs, SoundPrefs
 
 __all__ = [
     "BACKUP_NAME",
     "FORMAT",
     "VERSION",
-    "FileRead",
-    "FileWritten",
-    "ReadFile",
-    "WriteFile",
-    "backup_path",
-    "export_board",
-    "import_board",
-    "on_file",
+    "Backup",
 ]
 
 BACKUP_NAME = "cueboard-backup.json"
@@ -50,95 +42,128 @@ UNMATCHED_LISTED = 100  # in a bus reply; the count is always whole
 EXPORT, IMPORT = "backup.export", "backup.import"
 
 
-@dataclass(frozen=True, slots=True)
-class WriteFile:
-    """Write ``text`` to ``path`` whole, or not at all; report :class:`FileWritten`."""
+class DeckBackup(Protocol):
+    """What a backup reads of the deck, and hands back to it."""
 
-    path: Path
-    text: str
-    purpose: str
-    request_id: str | int | None = None
+    def backup(self) -> dict[str, Any]: ...
+
+    def restore(self, backup: dict[str, Any]) -> list[Effect]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class ReadFile:
-    """Read ``path`` as UTF-8 (at most a few MiB); report :class:`FileRead`."""
+class Backup:
+    """A feature object: its context is the preferences and the deck it saves and restores,
+    the connection's facts, and as callables: whether a path is a sound of the library, where
+    a bus reply goes, ``register_command``, ``sounds_folder`` and ``changed``."""
 
-    path: Path
-    purpose: str
-    request_id: str | int | None = None
+    def __init__(
+        self,
+        prefs: Prefs,
+        deck: DeckBackup,
+        link: HostLink,
+        *,
+        has_sound: Callable[[str], bool],
+        publish: Callable[[str, dict[str, Any]], None],
+        register_command: Callable[..., list[Effect]],
+        sounds_folder: Callable[[], Path],
+        changed: Callable[[], None],
+    ) -> None:
+        self._prefs = prefs
+        self._has_sound = has_sound
+        self._publish = publish
+        self._deck = deck
+        self._link = link
+        self._register_command = register_command
+        self._sounds_folder = sounds_folder
+        self._changed = changed
 
+    def path(self) -> Path:
+        if self._link.content_root:
+            return Path(self._link.content_root) / "Cueboard" / BACKUP_NAME
+        return self._sounds_folder() / BACKUP_NAME
 
-@dataclass(frozen=True, slots=True)
-class FileWritten:
-    purpose: str
-    request_id: str | int | None
-    error: str | None  # the OS's reason, in words; None when written
+    def export(self, request_id: str | int | None = None) -> list[Effect]:
+        sounds: dict[str, dict[str, Any]] = {}
+        for rel, prefs in sorted(self._prefs.prefs.items()):
+            if not prefs.is_default:
+                sounds[rel] = _sound_entry(prefs)
+        deck = self._deck.backup()
+        document = {"format": FORMAT, "version": VERSION, "sounds": sounds, "deck": deck}
+        text = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        return [WriteFile(self.path(), text, EXPORT, request_id)]
 
+    def restore(self, request_id: str | int | None = None) -> list[Effect]:
+        return [ReadFile(self.path(), IMPORT, request_id)]
 
-@dataclass(frozen=True, slots=True)
-class FileRead:
-    purpose: str
-    request_id: str | int | None
-    text: str | None
-    error: str | None  # "missing", or the OS's reason in words
+    def export_pressed(self, now: float) -> list[Effect]:
+        return self.export()
 
+    def restore_pressed(self, now: float) -> list[Effect]:
+        return self.restore()
 
-def backup_path(core: CueboardCore) -> Path:
-    if core.content_root:
-        return Path(core.content_root) / "Cueboard" / BACKUP_NAME
-    return core.sounds_folder() / BACKUP_NAME
+    def on_file(self, item: FileWritten | FileRead, now: float) -> list[Effect]:
+        if isinstance(item, FileWritten):
+            return self._written(item)
+        return self._read(item, now)
 
+    def _written(self, item: FileWritten) -> list[Effect]:
+        name = BACKUP_NAME
+        if item.error is not None:
+            self._reply("error", item.request_id, topic="cmd.export", code="io", reason=item.error)
+            return [Notice("backup.write_failed", StatusLevel.ERROR, {"file": name})]
+        count = sum(1 for p in self._prefs.prefs.values() if not p.is_default)
+        self._reply("exported", item.request_id, file=name, sounds=count)
+        return [Notice("backup.written", StatusLevel.INFO, {"file": name, "count": count})]
 
-def export_board(core: CueboardCore, request_id: str | int | None = None) -> list[Effect]:
-    sounds: dict[str, dict[str, Any]] = {}
-    for rel, prefs in sorted(core.prefs.prefs.items()):
-        if not prefs.is_default:
-            sounds[rel] = _sound_entry(prefs)
-    document = {"format": FORMAT, "version": VERSION, "sounds": sounds, "deck": core.deck.backup()}
-    text = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    return [WriteFile(backup_path(core), text, EXPORT, request_id)]
+    def _read(self, item: FileRead, now: float) -> list[Effect]:
+        name = BACKUP_NAME
+        problem = _problem(item)
+        document: dict[str, Any] = {}
+        if problem is None:
+            document, problem = _document(item.text or "")
+        if problem is not None:
+            key, code = problem
+            self._reply("error", item.request_id, topic="cmd.import", code=code, reason=key)
+            return [Notice(key, StatusLevel.ERROR, {"file": name})]
+        restored, unmatched, out = self._restore(document, now)
+        self._reply(
+            "imported", item.request_id, restored=restored, unmatched=len(unmatched),
+            unmatched_paths=unmatched[:UNMATCHED_LISTED],
+        )  # fmt: skip
+        level = StatusLevel.WARN if unmatched else StatusLevel.INFO
+        params = {"count": restored, "missing": len(unmatched)}
+        key = "backup.restored_some" if unmatched else "backup.restored"
+        return [*out, Notice(key, level, params), Log(logging.INFO, f"restored {restored} sounds")]
 
+    def _restore(self, document: dict[str, Any], now: float) -> tuple[int, list[str], list[Effect]]:
+        sounds: Any = document.get("sounds")
+        entries: dict[str, Any] = sounds if isinstance(sounds, dict) else {}  # pyright: ignore[reportUnknownVariableType]
+        restored, unmatched, out = 0, list[str](), list[Effect]()
+        prefs = self._prefs
+        for rel, entry in entries.items():
+            if not self._has_sound(rel):
+                unmatched.append(rel)
+                continue
+            wanted = _prefs_of(entry)
+            favourite = _free_favourite(prefs.favourites(), wanted.favourite)
+            before = prefs.get(rel).favourite
+            out += prefs.update(
+                rel, now, gain=wanted.gain, mic_gain=wanted.mic_gain, mode=wanted.mode,
+                order=wanted.order, favourite=before or favourite,
+            )  # fmt: skip
+            if before is None and favourite is not None and self._link.connected:
+                name = favourite_command(favourite)
+                out += self._register_command(name, now, user_asked=True)
+            restored += 1
+        deck: Any = document.get("deck")
+        if isinstance(deck, dict):
+            out += self._deck.restore(deck)  # pyright: ignore[reportUnknownArgumentType]
+        self._changed()
+        return restored, unmatched, out
 
-def import_board(core: CueboardCore, request_id: str | int | None = None) -> list[Effect]:
-    return [ReadFile(backup_path(core), IMPORT, request_id)]
-
-
-def on_file(core: CueboardCore, item: FileWritten | FileRead, now: float) -> list[Effect]:
-    if isinstance(item, FileWritten):
-        return _written(core, item)
-    return _read(core, item, now)
-
-
-def _written(core: CueboardCore, item: FileWritten) -> list[Effect]:
-    name = BACKUP_NAME
-    if item.error is not None:
-        _reply(core, "error", item.request_id, topic="cmd.export", code="io", reason=item.error)
-        return [Notice("backup.write_failed", StatusLevel.ERROR, {"file": name})]
-    count = sum(1 for p in core.prefs.prefs.values() if not p.is_default)
-    _reply(core, "exported", item.request_id, file=name, sounds=count)
-    return [Notice("backup.written", StatusLevel.INFO, {"file": name, "count": count})]
-
-
-def _read(core: CueboardCore, item: FileRead, now: float) -> list[Effect]:
-    name = BACKUP_NAME
-    problem = _problem(item)
-    document: dict[str, Any] = {}
-    if problem is None:
-        document, problem = _document(item.text or "")
-    if problem is not None:
-        key, code = problem
-        _reply(core, "error", item.request_id, topic="cmd.import", code=code, reason=key)
-        return [Notice(key, StatusLevel.ERROR, {"file": name})]
-    restored, unmatched, out = _restore(core, document, now)
-    _reply(
-        core, "imported", item.request_id,
-        restored=restored, unmatched=len(unmatched), unmatched_paths=unmatched[:UNMATCHED_LISTED],
-    )  # fmt: skip
-    level = StatusLevel.WARN if unmatched else StatusLevel.INFO
-    params = {"count": restored, "missing": len(unmatched)}
-    key = "backup.restored_some" if unmatched else "backup.restored"
-    return [*out, Notice(key, level, params), Log(logging.INFO, f"restored {restored} sounds")]
+    def _reply(self, kind: str, request_id: str | int | None, **payload: Any) -> None:
+        if request_id is not None:
+            payload["request_id"] = request_id
+        self._publish(kind, payload)
 
 
 def _problem(item: FileRead) -> tuple[str, str] | None:
@@ -165,38 +190,10 @@ def _document(text: str) -> tuple[dict[str, Any], tuple[str, str] | None]:
     return document, None
 
 
-def _restore(
-    core: CueboardCore, document: dict[str, Any], now: float
-) -> tuple[int, list[str], list[Effect]]:
-    sounds: Any = document.get("sounds")
-    entries: dict[str, Any] = sounds if isinstance(sounds, dict) else {}  # pyright: ignore[reportUnknownVariableType]
-    restored, unmatched, out = 0, list[str](), list[Effect]()
-    for rel, entry in entries.items():
-        if rel not in core.board.states:
-            unmatched.append(rel)
-            continue
-        wanted = _prefs_of(entry)
-        favourite = _free_favourite(core, rel, wanted.favourite)
-        before = core.prefs.get(rel).favourite
-        out += core.prefs.update(
-            rel, now, gain=wanted.gain, mic_gain=wanted.mic_gain, mode=wanted.mode,
-            order=wanted.order, favourite=before or favourite,
-        )  # fmt: skip
-        if before is None and favourite is not None and core.connected:
-            out += core.register_command(favourite_command(favourite), now, user_asked=True)
-        restored += 1
-    deck: Any = document.get("deck")
-    if isinstance(deck, dict):
-        out += core.deck_effects(core.deck.restore(deck), now)  # pyright: ignore[reportUnknownArgumentType]
-    core.changed()
-    return restored, unmatched, out
-
-
-def _free_favourite(core: CueboardCore, rel: str, slug: str | None) -> str | None:
+def _free_favourite(favourites: Mapping[str, str], slug: str | None) -> str | None:
     """The backup's slug, when it is still free and a binding is left: users bound it."""
     if slug is None or not SLUG_RE.match(slug):
         return None
-    favourites = core.prefs.favourites()
     if slug in favourites or len(favourites) >= MAX_FAVOURITES:
         return None
     return slug
@@ -229,9 +226,3 @@ def _prefs_of(entry: Any) -> SoundPrefs:
         "o": data.get("order"),
     }
     return SoundPrefs.from_record({k: v for k, v in record.items() if v is not None})
-
-
-def _reply(core: CueboardCore, kind: str, request_id: str | int | None, **payload: Any) -> None:
-    if request_id is not None:
-        payload["request_id"] = request_id
-    core.board.published.append((kind, payload))

@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from . import backup
-from .effects import Effect, Log
-from .inputs import CountTasks
-from .soundboard import PressOptions
+from vxp.models import bus
 
-if TYPE_CHECKING:
-    from .app import CueboardCore
+from .backup import Backup
+from .effects import CountTasks, Effect, Log
+from .link import HostLink
+from .prefs import Prefs
+from .sound_state import PressOptions
+from .soundboard import Soundboard
+from .tracker import Tracker
 
-__all__ = ["LIST_PAGE_SIZE", "on_bus"]
+__all__ = ["LIST_PAGE_SIZE", "BusApi"]
 
 LIST_PAGE_SIZE = 100
 
@@ -97,113 +99,147 @@ MODELS: dict[str, type[_Request]] = {
 }
 
 
-def on_bus(core: CueboardCore, topic: str, payload: Any, now: float) -> list[Effect]:
-    prefix = f"ext.{core.ext_id}.cmd."
-    if not topic.startswith(prefix):
+class BusApi:
+    """A feature object: the bus in both directions. Its context is the tracker (to publish),
+    the soundboard and preferences a command acts on, the backup, the connection's facts, and
+    the views' ``changed``."""
+
+    def __init__(
+        self,
+        tracker: Tracker,
+        board: Soundboard,
+        prefs: Prefs,
+        backup: Backup,
+        link: HostLink,
+        *,
+        changed: Callable[[], None],
+    ) -> None:
+        self._tracker = tracker
+        self._board = board
+        self._prefs = prefs
+        self._backup = backup
+        self._link = link
+        self._changed = changed
+        self._verbs: dict[str, Callable[[Any, float], list[Effect]]] = {
+            "play": self._play,
+            "stop": self._stop,
+            "stop-all": lambda request, now: self._board.stop_all(now),
+            "debug": lambda request, now: [CountTasks()],
+            "set": self._set,
+            "list": self._list,
+            "export": lambda request, now: self._backup.export(request.request_id),
+            "import": lambda request, now: self._backup.restore(request.request_id),
+        }
+
+    def on_message(self, topic: str, payload: Any, now: float) -> list[Effect]:
+        prefix = f"ext.{self._link.ext_id}.cmd."
+        if not topic.startswith(prefix):
+            return []
+        verb = topic.removeprefix(prefix)
+        request_id = _request_id(payload)
+        model = MODELS.get(verb)
+        if model is None:
+            return self._refuse(verb, request_id, "unknown_command", f"no command {verb!r}")
+        if model is AnyRequest and not isinstance(payload, dict):
+            payload = {}
+        try:
+            request = model.model_validate(payload)
+        except ValidationError as exc:
+            return self._refuse(verb, request_id, "invalid", _reason(exc))
+        return self._verbs[verb](request, now)
+
+    # -- outbound -------------------------------------------------------------------------
+
+    def publish(self, published: list[tuple[str, dict[str, Any]]], now: float) -> list[Effect]:
+        """What happened, on ``ext.<id>.<kind>``, for other extensions."""
+        out: list[Effect] = []
+        if not self._link.connected:
+            return out
+        for kind, payload in published:
+            out += self._tracker.request(
+                now, "bus", bus.BusPublish, expect=bus.BusOk,
+                topic=f"ext.{self._link.ext_id}.{kind}", payload=payload,
+            )  # fmt: skip
+        return out
+
+    def publish_debug(self, tasks: int, timers: int, now: float) -> list[Effect]:
+        """``cmd.debug``'s answer on ``ext.<id>.debug``: what the runtime is running, so that a
+        soak can compare two idle moments from outside the process."""
+        return self.publish([("debug", {"tasks": tasks, "timers": timers})], now)
+
+    # -- the verbs ------------------------------------------------------------------------
+
+    def _play(self, request: Any, now: float) -> list[Effect]:
+        req: PlayRequest = request
+        rel = self._sound(req)
+        if rel is None:
+            return self._refuse("play", req.request_id, "not_found", "no such sound")
+        once = PressOptions(req.mode, req.gain, req.mic_gain, req.request_id)
+        return self._board.press(rel, now, once)
+
+    def _stop(self, request: Any, now: float) -> list[Effect]:
+        req: StopRequest = request
+        rel = self._sound(req)
+        if rel is None:
+            return self._refuse("stop", req.request_id, "not_found", "no such sound")
+        return self._board.stop(rel, now, request_id=req.request_id)
+
+    def _set(self, request: Any, now: float) -> list[Effect]:
+        req: SetRequest = request
+        board, prefs = self._board, self._prefs
+        if req.path not in board.states:
+            return self._refuse("set", req.request_id, "not_found", "no such sound")
+        given = req.model_fields_set
+        changes: dict[str, Any] = {}
+        if "gain" in given and req.gain is not None:
+            changes["gain"] = req.gain
+        if "mic_gain" in given:
+            changes["mic_gain"] = req.mic_gain
+        if "mode" in given and req.mode is not None:
+            changes["mode"] = None if req.mode == "default" else req.mode
+        out = prefs.update(req.path, now, **changes) if changes else []
+        self._changed()
+        own = prefs.get(req.path)
+        reply = {"path": req.path, "gain": own.gain, "mic_gain": own.own_mic_gain}
+        reply |= {"linked": own.mic_gain is None, "mode": board.mode_of(req.path)}
+        board.published.append(("sound", _with_id(reply, req.request_id)))
+        return out
+
+    def _list(self, request: Any, now: float) -> list[Effect]:
+        req: ListRequest = request
+        board = self._board
+        sounds = board.library.sounds
+        pages = max(1, -(-len(sounds) // LIST_PAGE_SIZE))
+        start = req.page * LIST_PAGE_SIZE
+        favourite_of = {rel: slug for slug, rel in self._prefs.favourites().items()}
+        rows: list[dict[str, Any]] = []
+        for sound in sounds[start : start + LIST_PAGE_SIZE]:
+            st = board.states.get(sound.rel_path)
+            rows.append(
+                {
+                    "path": sound.rel_path,
+                    "name": sound.name,
+                    "folder": sound.category,
+                    "duration_ms": st.duration_ms if st is not None else None,
+                    "favourite": favourite_of.get(sound.rel_path),
+                }
+            )
+        reply = {"page": req.page, "pages": pages, "total": len(sounds), "sounds": rows}
+        board.published.append(("sounds", _with_id(reply, req.request_id)))
         return []
-    verb = topic.removeprefix(prefix)
-    request_id = _request_id(payload)
-    model = MODELS.get(verb)
-    if model is None:
-        return _refuse(core, verb, request_id, "unknown_command", f"no command {verb!r}")
-    if model is AnyRequest and not isinstance(payload, dict):
-        payload = {}
-    try:
-        request = model.model_validate(payload)
-    except ValidationError as exc:
-        return _refuse(core, verb, request_id, "invalid", _reason(exc))
-    return DISPATCH[verb](core, request, now)
 
+    def _sound(self, req: _OneSound) -> str | None:
+        favourite = req.favourite
+        rel = req.path if favourite is None else self._prefs.favourites().get(favourite)
+        return rel if rel is not None and rel in self._board.states else None
 
-def _play(core: CueboardCore, request: Any, now: float) -> list[Effect]:
-    req: PlayRequest = request
-    rel = _sound(core, req)
-    if rel is None:
-        return _refuse(core, "play", req.request_id, "not_found", "no such sound")
-    once = PressOptions(req.mode, req.gain, req.mic_gain, req.request_id)
-    return core.board.press(rel, now, once)
-
-
-def _stop(core: CueboardCore, request: Any, now: float) -> list[Effect]:
-    req: StopRequest = request
-    rel = _sound(core, req)
-    if rel is None:
-        return _refuse(core, "stop", req.request_id, "not_found", "no such sound")
-    return core.board.stop(rel, now, request_id=req.request_id)
-
-
-def _stop_all(core: CueboardCore, request: Any, now: float) -> list[Effect]:
-    return core.board.stop_all(now)
-
-
-def _set(core: CueboardCore, request: Any, now: float) -> list[Effect]:
-    req: SetRequest = request
-    if req.path not in core.board.states:
-        return _refuse(core, "set", req.request_id, "not_found", "no such sound")
-    given = req.model_fields_set
-    changes: dict[str, Any] = {}
-    if "gain" in given and req.gain is not None:
-        changes["gain"] = req.gain
-    if "mic_gain" in given:
-        changes["mic_gain"] = req.mic_gain
-    if "mode" in given and req.mode is not None:
-        changes["mode"] = None if req.mode == "default" else req.mode
-    out = core.prefs.update(req.path, now, **changes) if changes else []
-    core.changed()
-    prefs = core.prefs.get(req.path)
-    reply = {"path": req.path, "gain": prefs.gain, "mic_gain": prefs.own_mic_gain}
-    reply |= {"linked": prefs.mic_gain is None, "mode": core.board.mode_of(req.path)}
-    core.board.published.append(("sound", _with_id(reply, req.request_id)))
-    return out
-
-
-def _list(core: CueboardCore, request: Any, now: float) -> list[Effect]:
-    req: ListRequest = request
-    sounds = core.board.library.sounds
-    pages = max(1, -(-len(sounds) // LIST_PAGE_SIZE))
-    start = req.page * LIST_PAGE_SIZE
-    favourite_of = {rel: slug for slug, rel in core.prefs.favourites().items()}
-    rows: list[dict[str, Any]] = []
-    for sound in sounds[start : start + LIST_PAGE_SIZE]:
-        st = core.board.states.get(sound.rel_path)
-        rows.append(
-            {
-                "path": sound.rel_path,
-                "name": sound.name,
-                "folder": sound.category,
-                "duration_ms": st.duration_ms if st is not None else None,
-                "favourite": favourite_of.get(sound.rel_path),
-            }
-        )
-    reply = {"page": req.page, "pages": pages, "total": len(sounds), "sounds": rows}
-    core.board.published.append(("sounds", _with_id(reply, req.request_id)))
-    return []
-
-
-DISPATCH: dict[str, Callable[[CueboardCore, Any, float], list[Effect]]] = {
-    "play": _play,
-    "stop": _stop,
-    "stop-all": _stop_all,
-    "debug": lambda core, request, now: [CountTasks()],
-    "set": _set,
-    "list": _list,
-    "export": lambda core, request, now: backup.export_board(core, request.request_id),
-    "import": lambda core, request, now: backup.import_board(core, request.request_id),
-}
-
-
-def _sound(core: CueboardCore, req: _OneSound) -> str | None:
-    rel = req.path if req.favourite is None else core.prefs.favourites().get(req.favourite)
-    return rel if rel is not None and rel in core.board.states else None
-
-
-def _refuse(
-    core: CueboardCore, verb: str, request_id: str | int | None, code: str, reason: str
-) -> list[Effect]:
-    reply = _with_id({"topic": f"cmd.{verb}", "code": code, "reason": reason}, request_id)
-    core.board.published.append(("error", reply))
-    core.changed()
-    return [Log(logging.INFO, f"bus cmd.{verb} refused: {code}")]
+    def _refuse(
+        self, verb: str, request_id: str | int | None, code: str, reason: str
+    ) -> list[Effect]:
+        reply = _with_id({"topic": f"cmd.{verb}", "code": code, "reason": reason}, request_id)
+        self._board.published.append(("error", reply))
+        self._changed()
+        return [Log(logging.INFO, f"bus cmd.{verb} refused: {code}")]
 
 
 def _with_id(reply: dict[str, Any], request_id: str | int | None) -> dict[str, Any]:

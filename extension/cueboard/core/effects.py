@@ -1,24 +1,29 @@
-"""What Cueboard's core asks the world to do, and what the world tells it back.
+"""What Cueboard's core asks the world to do: one closed union, :data:`Effect`.
 
 The core decides and the runtime does, as h11 and wsproto split a protocol from its socket.
-A core component is fed inputs (events, commands, panel callbacks, ticks, the outcomes of
-requests it asked for) and returns a list of effects. It never awaits, never reads the clock,
-a file or a random source of its own, and never holds a client: time arrives in :class:`Tick`
-and in each input's ``now``, and randomness is handed in by the caller.
+A feature is fed inputs (:mod:`.inputs`) and returns effects. It never awaits, never reads the
+clock, a file or a random source of its own, and never holds a client: time arrives in
+:class:`~.inputs.Tick` and in each input's ``now``, and randomness is handed in by the caller.
 
 The runtime carries each effect out and feeds back what happened: every :class:`Send` ends in
-exactly one :class:`Reply` or :class:`Failure` carrying the same ticket, a :class:`Wake` in a
-:class:`Tick`. A ``Failure`` that reaches a feature is final: the request tracker, which reads
-the one host-error policy table, has already retried whatever was worth retrying.
+exactly one :class:`~.inputs.Reply` or :class:`~.inputs.Failure` carrying the same ticket, a
+:class:`Wake` in a :class:`~.inputs.Tick`, each job in its report. A failure reaches a feature
+only through the request tracker, with the policy table's decision: whatever was worth
+retrying has been. The runtime and the in-memory test host match :data:`Effect` exhaustively
+(``typing.assert_never``), so an effect nothing carries out is a type error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cueboard.core.contract import StatusLevel
+
+from .inputs import Failure, FailureKind, HostFailure, Reply, Tick
+from .link_import import CancelFetch, DiscardSound, FetchSound
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -26,17 +31,28 @@ if TYPE_CHECKING:
     from vxp.prepared import Prepared
 
 __all__ = [
+    "CancelFetch",
+    "CountTasks",
+    "DecodeIcons",
+    "DiscardSound",
     "Effect",
+    "Exit",
     "Failure",
     "FailureKind",
+    "FetchSound",
     "HostFailure",
+    "LoadCatalog",
     "Log",
     "Notice",
+    "ReadFile",
     "Reply",
+    "Scan",
     "Send",
     "Tick",
     "Tickets",
     "Wake",
+    "Watch",
+    "WriteFile",
 ]
 
 
@@ -119,62 +135,89 @@ class Log:
     message: str
 
 
-# -- inputs that answer effects -------------------------------------------------------------
+# -- jobs for the runtime's workers and files ------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Reply:
-    """The namespace's result model for the request with this ticket (never an ``err``)."""
+class Scan:
+    """Scan this folder (off the event loop) and report :class:`~.inputs.Scanned`."""
 
-    ticket: int
-    result: Any
-
-    def __repr__(self) -> str:
-        return f"Reply(#{self.ticket} {getattr(self.result, 'result', '?')})"
-
-
-type FailureKind = Literal["domain", "protocol", "unreadable", "invalid", "timeout", "closed"]
+    root: Path
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class HostFailure:
-    """Why a request got no usable result.
+class Watch:
+    """Watch this folder (and only this one) and report :class:`~.inputs.FolderChanged`."""
 
-    ``domain``: the namespace answered ``err`` (``code`` is its string code, perhaps one this
-    version does not know). ``protocol``: a JSON-RPC error object (``code`` an int: -32001,
-    -32602, -32603 or one we do not know). ``unreadable``: a response the SDK cannot read, such
-    as a result tag from a newer host. ``invalid``: refused locally before sending (``code``
-    the host's code the spec names for it, if any). ``timeout`` and ``closed``: no answer.
-    ``message`` never holds a URL, a token or a secret value.
-    """
-
-    kind: FailureKind
-    code: str | int | None = None
-    message: str = ""
-
-    @property
-    def outcome_unknown(self) -> bool:
-        """The host may have done what was asked: reconcile from what it reports next rather
-        than sending the request again blindly."""
-        if self.kind in ("timeout", "closed", "unreadable"):
-            return True
-        return self.kind == "protocol" and self.code == -32603
+    root: Path
 
 
 @dataclass(frozen=True, slots=True)
-class Failure:
-    ticket: int
-    failure: HostFailure
+class LoadCatalog:
+    """Read this locale's catalog and report :class:`~.inputs.CatalogLoaded`."""
+
+    locale: str
 
 
 @dataclass(frozen=True, slots=True)
-class Tick:
-    """The clock reached a :class:`Wake`'s ``at``."""
+class CountTasks:
+    """Report :class:`~.inputs.TaskCounts` now: the debug topic's figures, which only the
+    runtime knows (a leak of tasks or timers shows as a count that grows between two idle
+    moments)."""
 
-    key: str
-    now: float
+
+@dataclass(frozen=True, slots=True)
+class DecodeIcons:
+    """Decode these icon files (rel path of the sound, file); report
+    :class:`~.inputs.IconsDecoded`."""
+
+    items: tuple[tuple[str, Path], ...]
 
 
-type Effect = object
-"""Send, Notice, Wake and Log, and the effects components add of their own (props, files to
-read or write, jobs for a worker): the runtime dispatches on the type."""
+@dataclass(frozen=True, slots=True)
+class WriteFile:
+    """Write ``text`` to ``path`` whole, or not at all; report :class:`~.inputs.FileWritten`."""
+
+    path: Path
+    text: str
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadFile:
+    """Read ``path`` as UTF-8 (at most a few MiB); report :class:`~.inputs.FileRead`."""
+
+    path: Path
+    purpose: str
+    request_id: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """End the process with this status (after ``shutting_down``: 0, once kv is flushed)."""
+
+    code: int
+
+
+type Effect = (
+    Send
+    | Notice
+    | Wake
+    | Log
+    | Scan
+    | Watch
+    | LoadCatalog
+    | CountTasks
+    | DecodeIcons
+    | FetchSound
+    | CancelFetch
+    | DiscardSound
+    | WriteFile
+    | ReadFile
+    | Exit
+)
+"""Everything the core asks of the world. The runtime and the in-memory host match it
+exhaustively. A :class:`Notice` is the status line's: the core's router shows it and hands the
+runtime a :class:`Log` of it instead; the runtime only logs one that reaches it."""

@@ -28,7 +28,8 @@ from cueboard.core.library import Sound
 from vxp.models import assets
 from vxp.prepared import Prepared
 
-from .effects import Effect, Log
+from .effects import DecodeIcons, Effect, Log
+from .inputs import Decoded, IconsDecoded, Put
 from .tracker import Done, Outcome, Tracker
 
 __all__ = [
@@ -38,28 +39,12 @@ __all__ = [
     "Decoded",
     "IconsDecoded",
     "IconsModel",
+    "Put",
 ]
 
 PANEL = "overlay"
 MAX_KNOWN = 1024  # sounds whose refs are kept: as many as the host's table holds (AST-13)
 MAX_PREPARED_BYTES = 1024 * 1024  # prepared puts kept in all (more while the page needs more)
-
-type Put = tuple[AssetRef, Prepared]
-type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
-
-
-@dataclass(frozen=True, slots=True)
-class DecodeIcons:
-    """Job: decode these icon files (rel path of the sound, file) and report IconsDecoded."""
-
-    items: tuple[tuple[str, Path], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class IconsDecoded:
-    """Each sound's decoded icon, or why it cannot be shown."""
-
-    results: tuple[tuple[str, Decoded | str], ...]
 
 
 @dataclass

@@ -8,12 +8,12 @@ user told why. The link is never kept: it lives in the effect until the download
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cueboard.core.contract import StatusLevel
 
-from .effects import Effect, Notice
+from .effects import Effect, Notice, Tickets
+from .link import HostLink
 from .link_import import (
     REASON_KEYS,
     CancelFetch,
@@ -24,51 +24,63 @@ from .link_import import (
     SoundFetched,
     start_import,
 )
-from .policy import TABLE, Action
-
-if TYPE_CHECKING:
-    from .app import CueboardCore
+from .policy import Action, load_verdict
+from .soundboard import Soundboard
 
 __all__ = ["Importer"]
 
 
-@dataclass
 class Importer:
-    ticket: int | None = None  # the download in flight
-    received: int = 0
-    total: int | None = None
-    waiting: dict[str, str] = field(default_factory=dict[str, str])  # rel -> name, to be loaded
+    """A feature object: its context is the tickets, the connection's facts, the soundboard
+    that loads what came in, and the folder's ``rescan`` and the views' ``changed``."""
+
+    def __init__(
+        self,
+        tickets: Tickets,
+        link: HostLink,
+        board: Soundboard,
+        *,
+        rescan: Callable[[str], list[Effect]],
+        changed: Callable[[], None],
+    ) -> None:
+        self._tickets = tickets
+        self._link = link
+        self._board = board
+        self._rescan = rescan
+        self._changed = changed
+        self.ticket: int | None = None  # the download in flight
+        self.received = 0
+        self.total: int | None = None
+        self.waiting: dict[str, str] = {}  # rel -> name, to be loaded
 
     @property
     def busy(self) -> bool:
         return self.ticket is not None
 
-    def start(self, core: CueboardCore, link: str, category: str) -> list[Effect]:
+    def start(self, link: str, category: str) -> list[Effect]:
         if self.ticket is not None:
             return [Notice("import.busy", StatusLevel.WARN)]
-        ticket = core.tickets()
+        ticket = self._tickets()
         started = start_import(
-            link, granted_network=core.granted_network, category=category, ticket=ticket
+            link, granted_network=self._link.network, category=category, ticket=ticket
         )
         if isinstance(started, LinkImportError):
             return [_notice(started)]
         self.ticket, self.received, self.total = ticket, 0, None
-        core.changed()
+        self._changed()
         return [started]
 
-    def cancel(self, core: CueboardCore) -> list[Effect]:
+    def cancel(self, now: float = 0.0) -> list[Effect]:
         if self.ticket is None:
             return []
         ticket, self.ticket = self.ticket, None
-        core.changed()
+        self._changed()
         return [CancelFetch(ticket)]
 
-    def on_input(
-        self, core: CueboardCore, item: FetchProgress | SoundFetched | FetchFailed
-    ) -> list[Effect]:
+    def on_input(self, item: FetchProgress | SoundFetched | FetchFailed) -> list[Effect]:
         if item.ticket != self.ticket:
             return []  # a cancelled download's last word
-        core.changed()
+        self._changed()
         match item:
             case FetchProgress(received=received, total=total):
                 self.received, self.total = received, total
@@ -76,23 +88,26 @@ class Importer:
             case SoundFetched(rel_path=rel):
                 self.ticket = None
                 self.waiting[rel] = rel.rsplit("/", 1)[-1]
-                return core.rescan("imported")
+                return self._rescan("imported")
             case FetchFailed(error=error):
                 self.ticket = None
                 return [_notice(error)]
 
-    def after_scan(self, core: CueboardCore, now: float) -> list[Effect]:
+    def connection_lost(self) -> None:
+        self.ticket = None  # the download ended with the connection's tasks
+
+    def after_scan(self, now: float) -> list[Effect]:
         """The imported file is in the library: load it, so vrOS says whether it decodes."""
         out: list[Effect] = []
         for rel in self.waiting:
-            if rel in core.board.states:
-                out += core.board.ensure_loaded(rel, now)
+            if rel in self._board.states:
+                out += self._board.ensure_loaded(rel, now)
         return out
 
-    def after_load(self, core: CueboardCore) -> list[Effect]:
+    def after_load(self) -> list[Effect]:
         out: list[Effect] = []
         for rel, name in list(self.waiting.items()):
-            st = core.board.states.get(rel)
+            st = self._board.states.get(rel)
             if st is None or st.status in ("idle", "loading"):
                 continue
             del self.waiting[rel]
@@ -100,21 +115,21 @@ class Importer:
                 out.append(Notice("import.done", StatusLevel.INFO, {"name": st.sound.name}))
             elif st.status in ("too_large", "unloadable") or _refused_for_good(st.code):
                 notice = Notice(REASON_KEYS["undecodable"], params={"name": name})
-                out += [DiscardSound(rel), notice, *core.rescan("import removed")]
+                out += [DiscardSound(rel), notice, *self._rescan("import removed")]
         return out
 
-    def progress_text(self, core: CueboardCore) -> str:
-        if self.ticket is None or core.catalog is None:
+    def progress_text(self) -> str:
+        catalog = self._link.catalog
+        if self.ticket is None or catalog is None:
             return ""
         received = _size(self.received)
         if self.total is None:
-            return core.catalog.t("import.progress_unknown", received=received)
-        return core.catalog.t("import.progress", received=received, total=_size(self.total))
+            return catalog.t("import.progress_unknown", received=received)
+        return catalog.t("import.progress", received=received, total=_size(self.total))
 
 
 def _refused_for_good(code: str | None) -> bool:
-    rule = TABLE.get(("audio.load", code)) if code is not None else None
-    return rule is not None and rule.action is Action.FINAL
+    return code is not None and load_verdict(code) is Action.FINAL
 
 
 def _notice(error: LinkImportError) -> Notice:

@@ -1,31 +1,122 @@
-"""What the runtime tells the core besides host events, replies, failures and ticks, and the
-jobs the core asks the runtime's workers to do."""
+"""Everything the core is fed: one closed union, :data:`Input`.
+
+The host's events (the SDK's models, in the order the host sent them), the outcome of every
+request the core asked for (:class:`Reply` or :class:`Failure`, carrying the request's ticket),
+the clock reaching a :class:`~cueboard.core.effects.Wake` (:class:`Tick`), the connection's
+life, and what the runtime's workers report back. :meth:`CueboardCore.handle
+<cueboard.core.app.CueboardCore.handle>` matches it exhaustively: a kind added here that no
+feature handles is a type error, not a silent drop.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
+from cueboard.core.asset_table import AssetRef
 from cueboard.core.i18n import Catalog
 from cueboard.core.library import Library
+from vxp.models import events
 from vxp.models.handshake import Welcome
+from vxp.prepared import Prepared
 from vxp.version import Version
+
+from .link_import import FetchFailed, FetchProgress, SoundFetched
 
 __all__ = [
     "CatalogLoaded",
     "Connected",
-    "CountTasks",
+    "Decoded",
     "Disconnected",
-    "Exit",
+    "Failure",
+    "FailureKind",
+    "FetchFailed",
+    "FetchProgress",
+    "FileRead",
+    "FileWritten",
     "FolderChanged",
-    "LoadCatalog",
-    "Scan",
+    "HostEvent",
+    "HostFailure",
+    "IconsDecoded",
+    "Input",
+    "Put",
+    "Reply",
     "Scanned",
+    "SoundFetched",
     "TaskCounts",
-    "Watch",
+    "Tick",
+    "default_sounds_folder",
 ]
 
-# -- inputs ---------------------------------------------------------------------------------
+# -- what the host said -----------------------------------------------------------------------
+
+type HostEvent = (
+    events.ShuttingDown
+    | events.VrLifecycle
+    | events.BusMessage
+    | events.PanelShown
+    | events.PanelHidden
+    | events.PanelEvent
+    | events.CommandInvoked
+    | events.SettingsChanged
+    | events.LocaleChanged
+    | events.AudioLoaded
+    | events.MediaSnapshot
+    | events.MediaControl
+    | events.FaceUpdate
+    | events.UnknownEvent
+)
+"""Every event of the SDK's ``Event`` union (an unknown one is :class:`events.UnknownEvent`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The namespace's result model for the request with this ticket (never an ``err``)."""
+
+    ticket: int
+    result: Any
+
+    def __repr__(self) -> str:
+        return f"Reply(#{self.ticket} {getattr(self.result, 'result', '?')})"
+
+
+type FailureKind = Literal["domain", "protocol", "unreadable", "invalid", "timeout", "closed"]
+
+
+@dataclass(frozen=True, slots=True)
+class HostFailure:
+    """Why a request got no usable result: the facts only. What they mean for Cueboard is the
+    policy table's row for the request and :func:`~cueboard.core.policy.code_of` this failure.
+
+    ``domain``: the namespace answered ``err`` (``code`` is its string code, perhaps one this
+    version does not know). ``protocol``: a JSON-RPC error object (``code`` an int: -32001,
+    -32602, -32603 or one we do not know). ``unreadable``: a response the SDK cannot read, such
+    as a result tag from a newer host. ``invalid``: refused locally before sending (``code``
+    the host's code the spec names for it, if any). ``timeout`` and ``closed``: no answer.
+    ``message`` never holds a URL, a token or a secret value.
+    """
+
+    kind: FailureKind
+    code: str | int | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    ticket: int
+    failure: HostFailure
+
+
+# -- the runtime's own ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The clock reached a :class:`~cueboard.core.effects.Wake`'s ``at``."""
+
+    key: str
+    now: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +135,23 @@ class Disconnected:
 
 
 @dataclass(frozen=True, slots=True)
+class CatalogLoaded:
+    catalog: Catalog
+
+
+@dataclass(frozen=True, slots=True)
+class TaskCounts:
+    """What the runtime is running (the answer to :class:`~cueboard.core.effects.CountTasks`):
+    the tasks of the connection's task group and the timers waiting."""
+
+    tasks: int
+    timers: int
+
+
+# -- what the workers report ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
 class Scanned:
     library: Library
     reason: str
@@ -56,54 +164,51 @@ class FolderChanged:
     """Files changed under the watched folder (debounced by the watcher)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogLoaded:
-    catalog: Catalog
+type Put = tuple[AssetRef, Prepared]
+type Decoded = tuple[Put, Put | None]  # the icon, and its still variant when it is animated
 
 
 @dataclass(frozen=True, slots=True)
-class TaskCounts:
-    """What the runtime is running (the answer to :class:`CountTasks`): the tasks of the
-    connection's task group and the timers (:class:`~cueboard.core.effects.Wake` keys) waiting."""
+class IconsDecoded:
+    """Each sound's decoded icon, or why it cannot be shown."""
 
-    tasks: int
-    timers: int
-
-
-# -- jobs -----------------------------------------------------------------------------------
+    results: tuple[tuple[str, Decoded | str], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Scan:
-    """Scan this folder (off the event loop) and report :class:`Scanned`."""
-
-    root: Path
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Watch:
-    """Watch this folder (and only this one) and report :class:`FolderChanged`."""
-
-    root: Path
+class FileWritten:
+    purpose: str
+    request_id: str | int | None
+    error: str | None  # the OS's reason, in words; None when written
 
 
 @dataclass(frozen=True, slots=True)
-class LoadCatalog:
-    locale: str
+class FileRead:
+    purpose: str
+    request_id: str | int | None
+    text: str | None
+    error: str | None  # "missing", or the OS's reason in words
 
 
-@dataclass(frozen=True, slots=True)
-class CountTasks:
-    """Report :class:`TaskCounts` now: the debug topic's figures, which only the runtime knows
-    (a leak of tasks or timers shows as a count that grows between two idle moments)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Exit:
-    """End the process with this status (after ``shutting_down``: 0, once kv is flushed)."""
-
-    code: int
+type Input = (
+    HostEvent
+    | Reply
+    | Failure
+    | Tick
+    | Connected
+    | Disconnected
+    | CatalogLoaded
+    | TaskCounts
+    | Scanned
+    | FolderChanged
+    | IconsDecoded
+    | FileWritten
+    | FileRead
+    | FetchProgress
+    | SoundFetched
+    | FetchFailed
+)
+"""Everything :meth:`CueboardCore.handle <cueboard.core.app.CueboardCore.handle>` is fed."""
 
 
 def default_sounds_folder(content_root: str | None, fallback: Path) -> Path:

@@ -1,9 +1,11 @@
 """Loading sounds: ahead of a press, on a press, again after ``cache_full`` or a lost cache.
 
-A sound is played only after the host reported it ``loaded`` (AUD-18). ``cache_full`` unloads
-the least recently played sound and loads again once; a load that failed for a reason that says
-nothing about the file (the host busy or gone) is tried again on the next occasion; one that
-failed on the file is not, until the file changes (no retry storm).
+A sound is played only after the host reported it ``loaded`` (AUD-18). What a failure means is
+the ``audio.load`` row of the policy table, for the load's answer and for its ``audio_loaded``
+alike: ``MAKE_ROOM`` (``cache_full``) unloads the least recently played sound and loads again
+once; ``LATER`` (nothing about the file: the host busy or gone) loads again on the next
+occasion; a failure for good (the file, or the request) is not tried again until the file
+changes or a person presses it later (no retry storm).
 
 An ``audio_loaded`` may reach the core before the ``load`` reply that names its sound id (the
 two travel apart from the host's socket to here): an event for an id no sound holds yet is
@@ -13,44 +15,60 @@ whichever came first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Library
+from cueboard.core.settings import Settings
 from vxp.models import audio
 
 from .effects import Effect, Log, Notice
-from .policy import Action
+from .policy import Action, load_verdict
 from .reasons import load_failed
-from .tracker import Outcome, notice_for
+from .sound_state import Playing, PressOptions, SoundState
+from .tracker import Outcome, Tracker, notice_for
 
-if TYPE_CHECKING:
-    from .soundboard import Soundboard, SoundState
+__all__ = ["PLAY_ON_LOAD_S", "Board", "ensure_loaded", "on_audio_loaded"]
 
-__all__ = ["PLAY_ON_LOAD_S", "ensure_loaded", "on_audio_loaded"]
+
+class Board(Protocol):
+    """What loading reads and changes of the soundboard (which calls it: it never imports the
+    board back)."""
+
+    tracker: Tracker
+    settings: Settings
+    library: Library
+    states: dict[str, SoundState]
+    by_id: dict[str, str]
+    early: dict[str, Any]  # sound id -> an audio_loaded outcome that came before its reply
+    playing: dict[str, Playing]
+    audio_granted: bool
+    changed: bool
+
+    def play_state(
+        self, st: SoundState, now: float, once: PressOptions | None = None
+    ) -> list[Effect]: ...
+
 
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
 RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
 EARLY_KEPT = 64  # audio_loaded events kept for a sound id no load reply has named yet
 
 
-def ensure_loaded(
-    board: Soundboard, rel: str, now: float, *, pressed: bool = False
-) -> list[Effect]:
+def ensure_loaded(board: Board, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
     st = board.states.get(rel)
     if st is None or not board.audio_granted:
         return []
     if st.status in ("loading", "loaded", "too_large", "unloadable"):
         return []
     same_file = st.fingerprint == st.sound.fingerprint
-    again = pressed and (st.code == "cache_full" or now - st.failed_at >= RETRY_FAILED_AFTER_S)
+    again = pressed and (_made_room(st) or now - st.failed_at >= RETRY_FAILED_AFTER_S)
     if st.status == "failed" and same_file and not again:
         return []  # no retry storm: a changed file, or a later press, loads it again
     return _load(board, st, now, user_asked=pressed)
 
 
-def _load(
-    board: Soundboard, st: SoundState, now: float, *, user_asked: bool = False
-) -> list[Effect]:
+def _load(board: Board, st: SoundState, now: float, *, user_asked: bool = False) -> list[Effect]:
     st.status, st.code = "loading", None
     st.fingerprint = st.sound.fingerprint
     board.changed = True
@@ -71,15 +89,17 @@ def _load(
             if early is not None:  # the event overtook this reply
                 return on_audio_loaded(board, sound_id, early, outcome.now)
             return []
-        if outcome.rule is not None and outcome.rule.action is Action.MAKE_ROOM:
-            return _cache_full(board, st, outcome.now)
-        if _transient(outcome):  # not the file's fault: loaded again on the next occasion
-            st.status = "idle"
-            board.changed = True
-            pressed, st.press_at = st.press_at is not None, None
-            has_notice = outcome.rule is not None and outcome.rule.notice is not None
-            return [notice_for(outcome, name=st.sound.name)] if pressed and has_notice else []
-        return _failed(board, st, outcome.now, outcome)
+        match outcome.action:
+            case Action.MAKE_ROOM:
+                return _cache_full(board, st, outcome.now)
+            case Action.LATER | Action.RECONCILE:  # not the file's: loaded again next time
+                st.status = "idle"
+                board.changed = True
+                pressed, st.press_at = st.press_at is not None, None
+                told = pressed and outcome.reason is not None
+                return [notice_for(outcome, name=st.sound.name)] if told else []
+            case _:
+                return _failed(board, st, outcome.now, outcome)
 
     return board.tracker.request(
         now, "audio", audio.AudioLoad, expect=audio.AudioLoading, done=done,
@@ -88,7 +108,7 @@ def _load(
 
 
 def _failed(
-    board: Soundboard, st: SoundState, now: float, outcome: Outcome | None, code: str = ""
+    board: Board, st: SoundState, now: float, outcome: Outcome | None, code: str = ""
 ) -> list[Effect]:
     code = outcome.code if outcome is not None else code
     st.status, st.code, st.sound_id = "failed", code, None
@@ -102,7 +122,7 @@ def _failed(
     return [notice]
 
 
-def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) -> list[Effect]:
+def on_audio_loaded(board: Board, sound_id: str, outcome: Any, now: float) -> list[Effect]:
     rel = board.by_id.get(sound_id)
     st = board.states.get(rel) if rel else None
     if rel is None and any(
@@ -125,7 +145,7 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
             return board.play_state(st, now, once)
         return []
     if isinstance(outcome, audio.LoadFailed):
-        if outcome.code == "cache_full":
+        if load_verdict(outcome.code) is Action.MAKE_ROOM:
             return _cache_full(board, st, now)
         return _failed(board, st, now, None, outcome.code)
     st.status, st.sound_id = "idle", None  # an outcome this version does not know
@@ -133,7 +153,7 @@ def on_audio_loaded(board: Soundboard, sound_id: str, outcome: Any, now: float) 
     return [Log(20, f"audio_loaded with an unknown outcome for {st.sound.rel_path}")]
 
 
-def _cache_full(board: Soundboard, st: SoundState, now: float) -> list[Effect]:
+def _cache_full(board: Board, st: SoundState, now: float) -> list[Effect]:
     """Make room: unload the least recently played sound, then load again, once."""
     if st.retried_cache_full:
         return _failed(board, st, now, None, "cache_full")
@@ -144,7 +164,7 @@ def _cache_full(board: Soundboard, st: SoundState, now: float) -> list[Effect]:
     return out + _load(board, st, now)
 
 
-def _evict_one(board: Soundboard, exclude: str, now: float) -> list[Effect]:
+def _evict_one(board: Board, exclude: str, now: float) -> list[Effect]:
     loaded = [
         s
         for s in board.states.values()
@@ -164,22 +184,6 @@ def _evict_one(board: Soundboard, exclude: str, now: float) -> list[Effect]:
     return out
 
 
-# What a load's answer can say about the file itself (docs/protocol-notes.md#r14), or about the
-# request (not granted, not understood, refused before sending): the slot shows broken.
-FILE_VERDICTS = frozenset({"not_found", "undecodable", "too_long"})
-REQUEST_VERDICTS = frozenset({-32001, -32602})
-
-
-def _transient(outcome: Outcome) -> bool:
-    """A failure that says nothing about the file (the host busy, lost, answering a code that
-    makes no sense for a load or one this version cannot read): loaded again next time."""
-    failure = outcome.failure
-    if failure is None:
-        return False
-    if failure.kind == "invalid":
-        return False
-    if failure.kind == "protocol":
-        return failure.code not in REQUEST_VERDICTS
-    if failure.kind == "domain":
-        return failure.code not in FILE_VERDICTS
-    return True  # unreadable, timeout, closed
+def _made_room(st: SoundState) -> bool:
+    """The last load failed for want of room, not on the file."""
+    return st.code is not None and load_verdict(st.code) is Action.MAKE_ROOM

@@ -1,17 +1,24 @@
 """A request's final outcome, and what is said about it: the types every feature's ``done``
-reads, and the default notice or log line when the feature says nothing itself."""
+reads, and the default notice or log line when the feature says nothing itself.
+
+A feature reads the decision, never the host's code: :attr:`Outcome.action` is the policy
+table's row for (request, code) (``DONE`` on success; a ``RETRY`` whose retries ran out is
+``LATER``), and :attr:`Outcome.reason` the catalog key a person reads.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send
+from cueboard.core.contract import StatusLevel
+
+from .effects import Effect, HostFailure, Log, Notice, Send
 from .policy import Action, Rule
 from .reasons import LOAD_FAILED, load_failure_key
 
-__all__ = ["Done", "Outcome", "default_report", "describe", "notice_for", "outcome_input"]
+__all__ = ["Done", "Outcome", "default_report", "describe", "notice_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +37,19 @@ class Outcome:
         return self.failure is None
 
     @property
+    def action(self) -> Action:
+        """What the outcome means for the feature: the one failure vocabulary."""
+        rule = self.rule
+        if self.failure is None or rule is None:
+            return Action.DONE
+        return Action.LATER if rule.action is Action.RETRY else rule.action
+
+    @property
+    def reason(self) -> str | None:
+        """The catalog key a person reads for this failure (None: only logged)."""
+        return self.rule.notice if self.failure is not None and self.rule is not None else None
+
+    @property
     def code(self) -> str:
         """The failure's code as text, for a log line or a notice."""
         f = self.failure
@@ -41,19 +61,13 @@ class Outcome:
 type Done = Callable[[Outcome], list[Effect]]
 
 
-def outcome_input(outcome: Outcome) -> Reply | Failure:
-    """An outcome as the Reply or Failure a component that keeps its own tickets reads."""
-    if outcome.failure is None:
-        return Reply(outcome.send.ticket, outcome.result)
-    return Failure(outcome.send.ticket, outcome.failure)
-
-
 def default_report(outcome: Outcome) -> list[Effect]:
     """A notice when the user asked and the rule has one, else a log line."""
     rule, failure, send = outcome.rule, outcome.failure, outcome.send
     if rule is None or failure is None:
         return []
-    if send.user_asked and rule.notice is not None and rule.action is not Action.RECONCILE:
+    asked = send.user_asked and rule.action is not Action.RECONCILE
+    if rule.notice is not None and (asked or rule.told):
         return [notice_for(outcome)]
     return [Log(rule.level, f"{send.kind}: {describe(failure)} ({rule.action})")]
 
@@ -64,9 +78,10 @@ def notice_for(outcome: Outcome, **params: str | int) -> Notice:
     refs = {"what": f"what.{outcome.send.kind}"}
     if key == LOAD_FAILED:  # a sound's own failure is said in words, as its tile says it
         refs["reason"] = load_failure_key(str(outcome.code))
-    return Notice(
-        key, params={"code": outcome.code, "name": "", "channel": "", **params}, refs=refs
-    )
+    fixed: Mapping[str, str] = rule.params if rule is not None else {}
+    level = rule.tone if rule is not None else StatusLevel.ERROR
+    values = {"code": outcome.code, "name": "", "channel": "", **fixed, **params}
+    return Notice(key, level, params=values, refs=refs)
 
 
 def describe(failure: HostFailure) -> str:

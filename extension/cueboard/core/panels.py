@@ -3,7 +3,11 @@
     events = PanelEvents()
 
     @events.on("overlay", "play-sound")
-    def play_sound(key: str) -> list[Effect]: ...
+    def play_sound(key: str, now: float) -> list[Effect]: ...
+
+A handler takes the callback's arguments, then the clock value of the input. The router
+(:mod:`cueboard.core.app`) declares the one table of handlers; this module checks it against
+the contract and decodes what a panel sends.
 
 A callback the contract does not declare, or with arguments of the wrong types, is ignored and
 counted (a host newer than this contract, or a bug in a panel), never raised. Argument values
@@ -42,10 +46,11 @@ class PanelEvents:
 
         def register(handler: Handler) -> Handler:
             try:
-                inspect.signature(handler).bind(*(None for _ in declared.args))
+                inspect.signature(handler).bind(*(None for _ in declared.args), 0.0)
             except TypeError:
                 raise TypeError(
                     f"handler for {panel}.{callback} must take {len(declared.args)} arguments"
+                    " and the clock"
                 ) from None
             self._handlers[(panel, callback)] = handler
             return handler
@@ -60,7 +65,7 @@ class PanelEvents:
             raise WireError("not a callback in the contract")
         return declared, declared.decode(args)
 
-    def dispatch(self, panel: str, callback: str, args: Any) -> list[Effect]:
+    def dispatch(self, panel: str, callback: str, args: Any, now: float) -> list[Effect]:
         """The effects of a panel_event's handler; a log line when it was ignored."""
         try:
             _, values = self.decode(panel, callback, args)
@@ -71,7 +76,7 @@ class PanelEvents:
         if handler is None:
             self.ignored += 1
             return [Log(logging.DEBUG, f"panel_event {panel}.{callback} ignored: no handler")]
-        return handler(*values)
+        return handler(*values, now)
 
     def unhandled(self) -> list[tuple[str, str]]:
         """Contract callbacks with no handler yet (a test of the core keeps this empty)."""

@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from random import Random
 
+from cueboard.core.contract import StatusLevel
 from cueboard.core.i18n import msgid
 
 from .effects import HostFailure
@@ -55,6 +56,7 @@ __all__ = [
     "Rule",
     "backoff",
     "code_of",
+    "load_verdict",
     "rule_for",
 ]
 
@@ -70,11 +72,24 @@ STRAIN_MEMORY_S = 30.0  # a kind's failures are forgotten once it has been quiet
 
 
 class Action(StrEnum):
+    """What a row decides, and what a feature is told: the one failure vocabulary.
+
+    The tracker acts on ``RETRY`` itself; a feature receives every other one with the final
+    outcome (:attr:`~cueboard.core.outcomes.Outcome.action`), and a ``RETRY`` whose retries
+    ran out as ``LATER``.
+    """
+
+    DONE = "done"  # the host did it (an outcome's action on success; never a row's)
     RETRY = "retry"  # send again after a backoff, at most MAX_RETRIES times, within the deadline
+    LATER = "later"  # not now (busy, gone, an answer not understood): nothing about what was
+    # asked; the feature asks again on its next occasion, never replays it by itself
     RECONCILE = "reconcile"  # the host may have done it: learn the truth from what it reports
-    FINAL = "final"  # permanent: a notice if the user asked, a log line otherwise
+    FINAL = "final"  # failed for good: a notice if the user asked, a log line otherwise
+    DENIED = "denied"  # not granted (-32001): failed for good, and the grant is missing
+    UNSUPPORTED = "unsupported"  # the namespace does not work on this host (MED-2): stop asking
     MAKE_ROOM = "make_room"  # cache_full: unload the least recently played, load again once
     RELOAD = "reload"  # the host lost the sound: load it again, then play once
+    LOST = "lost"  # the host lost what the request names (a media session): open it again
 
 
 type Code = str | int
@@ -83,9 +98,12 @@ type Code = str | int
 @dataclass(frozen=True, slots=True)
 class Rule:
     action: Action
-    notice: str | None = None  # catalog key shown when the user asked; None: only logged
+    notice: str | None = None  # the reason a person reads (a catalog key); None: only logged
     deadline_s: float | None = None  # no retry once this long has passed since the first send
-    level: int = logging.INFO
+    level: int = logging.INFO  # of the log line
+    tone: StatusLevel = StatusLevel.ERROR  # of the notice
+    told: bool = False  # the notice is shown even when no person asked
+    params: Mapping[str, str] = field(default_factory=dict[str, str])  # fixed notice parameters
 
 
 # Notices: what failed ({what}, a catalog key given as a ref) and what to do.
@@ -103,9 +121,17 @@ FINAL = Rule(Action.FINAL, N_ERROR, level=logging.WARNING)
 QUIET = Rule(Action.FINAL, None, level=logging.DEBUG)
 RECONCILE = Rule(Action.RECONCILE, None)
 
+# The deck words its own notices, naming the slot ({title}; {code} for the generic one).
+N_MEDIA = msgid("media.error.code")
+N_RECONNECTING = msgid("status.reconnecting")
+N_NOT_KEPT = msgid("media.reason.not_persistable")
+M_FINAL = Rule(Action.FINAL, N_MEDIA, level=logging.WARNING)
+M_RECONCILE = Rule(Action.RECONCILE, None)
+LOST = Rule(Action.LOST, None)
+
 # Rows every request kind has: the JSON-RPC errors and the non-answers.
 COMMON: Mapping[Code, Rule] = {
-    -32001: Rule(Action.FINAL, N_DENIED, level=logging.WARNING),
+    -32001: Rule(Action.DENIED, N_DENIED, level=logging.WARNING),
     -32602: Rule(Action.FINAL, N_MISREAD, level=logging.WARNING),
     -32603: RETRY,
     "unreadable": Rule(Action.FINAL, N_MISREAD, level=logging.WARNING),
@@ -113,6 +139,20 @@ COMMON: Mapping[Code, Rule] = {
     "timeout": Rule(Action.FINAL, N_SILENT, level=logging.WARNING),
     "closed": QUIET,  # the connection is gone: the next one starts over
     "*": FINAL,  # a code this table does not know (a newer host)
+}
+
+_MEDIA: Mapping[Code, Rule] = {
+    -32001: Rule(Action.DENIED, N_MEDIA, level=logging.WARNING),
+    -32603: Rule(Action.RETRY, N_MEDIA),
+    -32602: M_FINAL,
+    "unreadable": M_FINAL,
+    "invalid": M_FINAL,
+    "invalid:invalid_url": Rule(Action.FINAL, msgid("media.error.invalid_url")),
+    "timeout": M_FINAL,
+    "closed": Rule(Action.FINAL, N_RECONNECTING, level=logging.DEBUG, tone=StatusLevel.WARN),
+    "invalid_url": Rule(Action.FINAL, msgid("media.error.invalid_url")),
+    "unsupported": Rule(Action.UNSUPPORTED, msgid("media.unsupported"), tone=StatusLevel.WARN),
+    "*": M_FINAL,
 }
 
 # A request sent twice does no harm: an answer this version cannot read, or a code it does not
@@ -155,15 +195,24 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     "assets.remove": {"bad_key": QUIET},
     "audio.pre_arm": {
         **_TWICE,
-        "no_endpoint": Rule(Action.FINAL, msgid("status.no_endpoint")),
+        "no_endpoint": Rule(
+            Action.FINAL, msgid("status.no_endpoint"), tone=StatusLevel.WARN, told=True
+        ),
         "unknown_channel": FINAL,
     },
+    # What a load's answer says about the file itself (docs/protocol-notes.md#r14), or about the
+    # request (not granted, not understood, refused before sending), is final: the tile shows
+    # it. Anything else says nothing about the file: loaded again on the next occasion.
     "audio.load": {
         "internal": RETRY,
         "not_found": Rule(Action.FINAL, msgid("status.load_failed")),
         "too_long": Rule(Action.FINAL, msgid("status.load_failed")),
         "undecodable": Rule(Action.FINAL, msgid("status.load_failed")),
         "cache_full": Rule(Action.MAKE_ROOM, msgid("status.load_failed")),
+        "timeout": Rule(Action.LATER, N_SILENT, level=logging.WARNING),
+        "unreadable": Rule(Action.LATER, N_MISREAD, level=logging.WARNING),
+        "closed": Rule(Action.LATER, None, level=logging.DEBUG),
+        "*": Rule(Action.LATER, N_ERROR, level=logging.WARNING),
     },
     "audio.unload": {"internal": QUIET, "unknown_sound": QUIET, -32603: QUIET},
     "audio.play": {
@@ -172,7 +221,7 @@ _ROWS: dict[str, dict[Code, Rule]] = {
         "unknown_sound": Rule(Action.RELOAD, msgid("status.play_failed")),
         "sample_not_cached": Rule(Action.RELOAD, msgid("status.play_failed")),
         "no_valid_targets": Rule(Action.FINAL, msgid("status.no_valid_targets")),
-        "no_endpoint": Rule(Action.FINAL, msgid("status.no_endpoint")),
+        "no_endpoint": Rule(Action.FINAL, msgid("status.no_endpoint"), params={"channel": "mic"}),
         "unknown_channel": Rule(Action.FINAL, msgid("status.play_failed")),
         "unreadable": RECONCILE,  # it may be playing: the status rows will say
         "timeout": RECONCILE,
@@ -185,33 +234,36 @@ _ROWS: dict[str, dict[Code, Rule]] = {
     "audio.list_devices": {**_TWICE},
     # media: busy is not transient (docs/protocol-notes.md#r15); an open is never sent twice
     "media.open": {
-        -32603: RECONCILE,
-        "timeout": RECONCILE,
-        "unreadable": RECONCILE,
-        "busy": FINAL,
-        "too_many": FINAL,
-        "invalid_url": FINAL,
-        "invalid_key": FINAL,
-        "invalid_value": FINAL,
-        "unsupported": FINAL,
-        "endpoint_unavailable": FINAL,
-        "open_failed": FINAL,
-        "dimension_limit": FINAL,
+        **_MEDIA,
+        -32603: M_RECONCILE,
+        "timeout": M_RECONCILE,
+        "unreadable": M_RECONCILE,
+        "closed": Rule(Action.RECONCILE, N_RECONNECTING, tone=StatusLevel.WARN),
+        "busy": Rule(Action.FINAL, msgid("media.error.busy"), tone=StatusLevel.WARN),
+        "too_many": Rule(Action.FINAL, msgid("media.error.too_many"), tone=StatusLevel.WARN),
     },
-    "media.set": {"no_such_session": RECONCILE, "invalid_value": FINAL, "unsupported": FINAL},
+    "media.set": {**_MEDIA, "no_such_session": LOST},
     "media.reload": {
-        -32603: RECONCILE,
-        "timeout": RECONCILE,
-        "unreadable": RECONCILE,
-        "no_such_session": RECONCILE,
-        "invalid_url": FINAL,
-        "unsupported": FINAL,
-        "open_failed": FINAL,
+        **_MEDIA,
+        -32603: M_RECONCILE,
+        "timeout": M_RECONCILE,
+        "unreadable": M_RECONCILE,
+        "no_such_session": LOST,
     },
-    "media.close": {"no_such_session": QUIET, "unsupported": QUIET},
-    "media.status": {"no_such_session": RECONCILE, "unsupported": QUIET},
+    "media.close": {**_MEDIA, "no_such_session": Rule(Action.LOST, None, level=logging.DEBUG)},
+    "media.status": {**_MEDIA, "no_such_session": LOST},
     "secrets.get": {"internal": RETRY, "not_persistable": QUIET},
-    "secrets.set": {"internal": RETRY, "not_persistable": QUIET, "too_large": QUIET},
+    # what the deck says of a URL it could not keep
+    "secrets.set": {
+        -32001: Rule(Action.DENIED, msgid("media.reason.no_grant"), level=logging.DEBUG),
+        "internal": Rule(Action.RETRY, N_NOT_KEPT),
+        "not_persistable": Rule(Action.FINAL, N_NOT_KEPT, level=logging.DEBUG),
+        "too_large": Rule(Action.FINAL, msgid("media.reason.too_long"), level=logging.DEBUG),
+        "invalid:too_large": Rule(
+            Action.FINAL, msgid("media.reason.too_long"), level=logging.DEBUG
+        ),
+        "*": Rule(Action.FINAL, N_NOT_KEPT, level=logging.WARNING),
+    },
     "secrets.delete": {"internal": RETRY, "not_persistable": QUIET},
 }
 
@@ -231,8 +283,14 @@ def code_of(failure: HostFailure) -> Code:
 
 
 def rule_for(kind: str, failure: HostFailure) -> Rule:
-    """The row for this request kind and failure; never raises, whatever the host said."""
+    """The row for this request kind and failure; never raises, whatever the host said. A
+    request refused before sending may have a row of its own for the code the spec names
+    (``invalid:<code>``)."""
     code = code_of(failure)
+    if failure.kind == "invalid" and isinstance(failure.code, str):
+        rule = TABLE.get((kind, f"invalid:{failure.code}"))
+        if rule is not None:
+            return rule
     rule = TABLE.get((kind, code))
     if rule is not None:
         return rule
@@ -240,6 +298,12 @@ def rule_for(kind: str, failure: HostFailure) -> Rule:
     if rule is not None:
         return rule
     return COMMON.get(code, COMMON["*"])
+
+
+def load_verdict(code: str) -> Action:
+    """What an ``audio_loaded`` failure with this code means: the ``audio.load`` row for it, as
+    if the load itself had been answered so (one vocabulary for both answers)."""
+    return rule_for("audio.load", HostFailure("domain", code)).action
 
 
 def backoff(retry: int, rng: Random) -> float:

@@ -16,9 +16,7 @@ docs/protocol-notes.md#r21) loads again and plays once. What to do on each failu
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from pathlib import Path
-from random import Random
 from typing import Any
 
 from cueboard.core.contract import StatusLevel
@@ -32,9 +30,10 @@ from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
 from .pacing import Pacer
-from .policy import Action
+from .policy import Action, load_verdict
 from .prefs import Prefs
 from .reasons import load_failed
+from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
 __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
@@ -42,45 +41,7 @@ __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundSta
 PLAYS_KEPT = 256
 EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
 
-type Targets = tuple[tuple[str, int], ...]
-
 MODE_OF_OVERLAP = {"overlap": "mix", "toggle": "toggle", "stop_others": "stop_others"}
-
-
-@dataclass(frozen=True, slots=True)
-class PressOptions:
-    """What one press may carry for itself alone (a bus message): a mode and gains that
-    replace the sound's own for this play."""
-
-    mode: str | None = None
-    gain: int | None = None
-    mic_gain: int | None = None
-    request_id: str | int | None = None  # echoed in what the play publishes
-
-
-@dataclass
-class SoundState:
-    sound: Sound
-    sound_id: str | None = None
-    status: str = "idle"  # idle | loading | loaded | failed | too_large | unloadable
-    code: str | None = None  # the host's failure code
-    duration_ms: int | None = None
-    fingerprint: tuple[int, int] | None = None  # of the file that was loaded
-    press_at: float | None = None  # a press waiting for the load to finish
-    press_options: PressOptions | None = None  # what that press carried for itself
-    retried_cache_full: bool = False
-    reloaded: bool = False  # loaded again after unknown_sound: a second one is final
-    failed_at: float = 0.0  # when the last load failed
-    last_played: float = 0.0
-
-
-@dataclass
-class Playing:
-    rel_path: str
-    started: float
-    looping: bool
-    channels: Targets
-    ends: float | None  # the clock value a one-shot should be over
 
 
 class Soundboard:
@@ -262,7 +223,8 @@ class Soundboard:
             return [load_failed(st.sound.name, st.code or "")]
         same_file = st.fingerprint == st.sound.fingerprint
         recent = now - st.failed_at < loading.RETRY_FAILED_AFTER_S
-        if st.status == "failed" and same_file and st.code != "cache_full" and recent:
+        made_room = st.code is not None and load_verdict(st.code) is Action.MAKE_ROOM
+        if st.status == "failed" and same_file and not made_room and recent:
             # The same file just failed: say so again rather than load again at once.
             return [load_failed(st.sound.name, st.code or "")]
         st.press_at = now
@@ -328,19 +290,17 @@ class Soundboard:
         request_id: str | int | None,
     ) -> list[Effect]:
         rel = st.sound.rel_path
-        action = outcome.rule.action if outcome.rule is not None else None
-        reload = action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded
-        if not outcome.ok and reload:
+        action = outcome.action
+        if action is Action.RELOAD and st.sound_id == sound_id and not st.reloaded:
             st.reloaded = True
             self.forget_load(rel)
             st.press_at = outcome.now
             return self.ensure_loaded(rel, outcome.now, pressed=True)
-        if not outcome.ok and action is not Action.RECONCILE:
+        if action not in (Action.DONE, Action.RECONCILE):
             st.reloaded = False
-            if outcome.rule is None or outcome.rule.notice is None:
+            if outcome.reason is None:
                 return []  # logged by the tracker
-            channel = "mic" if outcome.code == "no_endpoint" else ""
-            return [notice_for(outcome, name=st.sound.name, channel=channel)]
+            return [notice_for(outcome, name=st.sound.name)]
         st.reloaded = False
         now = outcome.now
         st.last_played = now
@@ -385,20 +345,6 @@ class Soundboard:
         for rel in [r for r, p in self.playing.items() if p.looping]:
             out += self.stop(rel, now)
         return out
-
-    def play_slot(self, slot: int, now: float) -> list[Effect]:
-        sounds = self.visible_sounds()
-        if 1 <= slot <= len(sounds):
-            self.pressed = sounds[slot - 1].rel_path
-            return self.press(self.pressed, now)
-        return [Notice(EMPTY_SLOT, StatusLevel.INFO)]
-
-    def play_random(self, rng: Random, now: float) -> list[Effect]:
-        sounds = [s for s in self.visible_sounds() if not s.too_large and s.problem is None]
-        if sounds:
-            self.pressed = rng.choice(sounds).rel_path
-            return self.press(self.pressed, now)
-        return []
 
     def expire(self, now: float) -> bool:
         """Drop one-shots whose time is over; True if anything changed."""

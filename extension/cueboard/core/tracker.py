@@ -40,7 +40,7 @@ from pydantic import BaseModel, ValidationError
 from vxp.prepared import Prepared
 
 from .effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tick, Tickets, Wake
-from .outcomes import Done, Outcome, default_report, describe, notice_for, outcome_input
+from .outcomes import Done, Outcome, default_report, describe, notice_for
 from .policy import (
     GIVE_UP_MEMORY_S,
     MAX_RETRIES,
@@ -52,9 +52,14 @@ from .policy import (
     rule_for,
 )
 
-__all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for", "outcome_input"]
+__all__ = ["Done", "Outcome", "Tracker", "default_report", "notice_for"]
 
 RETRY_WAKE = "retry:"
+# Failures the host would answer again at once; the others ask the feature to act (reconcile,
+# reload, make room, open again) or end with the connection.
+_REMEMBERED = frozenset(
+    {Action.RETRY, Action.LATER, Action.FINAL, Action.DENIED, Action.UNSUPPORTED}
+)
 REMEMBERED_PER_KIND = 512  # failed requests remembered per kind, at most
 
 
@@ -111,9 +116,12 @@ class Tracker:
         expect: type | tuple[type, ...] | None = None,
         done: Done = _ignore,
         user_asked: bool = False,
+        recall: bool = True,
         **fields: Any,
     ) -> list[Effect]:
-        """The effects that send one request (or report it refused before sending)."""
+        """The effects that send one request (or report it refused before sending). ``done``
+        is the one continuation: it receives the final outcome, with the policy's decision.
+        ``recall=False``: a request that failed for good lately goes out all the same."""
         ticket = self._tickets()
         if isinstance(model, BaseModel | Prepared):
             params: BaseModel | Prepared = model
@@ -128,7 +136,7 @@ class Tracker:
                 return self._final(_Pending(send, expect, done, now), failure, now)
         send = Send(ticket, namespace, params, user_asked)
         pending = _Pending(send, expect, done, now)
-        remembered = self._remembered(send, now)
+        remembered = self._remembered(send, now) if recall else None
         if remembered is not None:  # planned again: the host's answer would be the same
             return self._final(pending, remembered, now, remember=False)
         self._pending[ticket] = pending
@@ -149,7 +157,7 @@ class Tracker:
         return failure
 
     def _remember(self, send: Send, failure: HostFailure, rule: Rule, now: float) -> None:
-        if rule.action not in (Action.RETRY, Action.FINAL) or failure.kind == "closed":
+        if rule.action not in _REMEMBERED or failure.kind == "closed":
             return  # the feature acts on it (reconcile, reload, make room); a new connection
         if isinstance(send.params, _Unsent):
             return  # a refused model was never sent
@@ -162,10 +170,6 @@ class Tracker:
                 del by_body[key]
             while len(by_body) > REMEMBERED_PER_KIND:
                 del by_body[next(iter(by_body))]
-
-    def track(self, send: Send, now: float, done: Done, expect: type | None = None) -> None:
-        """Follow a request another component built (it keeps its own ticket)."""
-        self._pending[send.ticket] = _Pending(send, expect, done, now)
 
     # -- outcomes -------------------------------------------------------------------------
 

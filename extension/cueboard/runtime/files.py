@@ -13,11 +13,12 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from cueboard.core.backup import FileRead, FileWritten, ReadFile, WriteFile
+from cueboard.core.effects import ReadFile, WriteFile
+from cueboard.core.inputs import FileRead, FileWritten, Input
 
 MAX_READ_BYTES = 16 * 1024 * 1024
 
-type Feed = Callable[[object], None]
+type Feed = Callable[[Input], None]
 
 
 async def write_file(job: WriteFile, feed: Feed) -> None:

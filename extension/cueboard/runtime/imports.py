@@ -14,9 +14,10 @@ from typing import Any, Protocol
 import anyio
 import anyio.to_thread
 
+from cueboard.core.inputs import Input
 from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 
-type Feed = Callable[[object], None]
+type Feed = Callable[[Input], None]
 
 
 class Spawner(Protocol):

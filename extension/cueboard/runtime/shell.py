@@ -17,27 +17,32 @@ import logging
 import math
 import os
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, assert_never
 
 import anyio
 import anyio.abc
 
 import vxp
 from cueboard.core.app import CueboardCore
-from cueboard.core.backup import ReadFile, WriteFile
-from cueboard.core.effects import Failure, Log, Reply, Send, Tick, Wake
-from cueboard.core.icons import DecodeIcons
-from cueboard.core.inputs import (
-    CatalogLoaded,
-    Connected,
+from cueboard.core.effects import (
+    CancelFetch,
     CountTasks,
+    DecodeIcons,
+    DiscardSound,
+    Effect,
     Exit,
+    FetchSound,
     LoadCatalog,
+    Log,
+    Notice,
+    ReadFile,
     Scan,
-    TaskCounts,
+    Send,
+    Wake,
     Watch,
+    WriteFile,
 )
-from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
+from cueboard.core.inputs import CatalogLoaded, Connected, Failure, Input, Reply, TaskCounts, Tick
 from cueboard.runtime.catalogs import load_catalog
 from vxp.client import Answered, HostEvent, Incoming, RequestFailed
 
@@ -86,11 +91,11 @@ class Shell:
 
     # -- in and out -------------------------------------------------------------------------
 
-    def feed(self, item: object) -> None:
+    def feed(self, item: Input) -> None:
         """Hand one input to the core and carry out its effects."""
         self.carry(self._handle(item))
 
-    def feed_event(self, event: object) -> None:
+    def feed_event(self, event: Input) -> None:
         """A host event (a press's Send goes to the outbox's press lane, ahead of the rest)."""
         self.feed(event)
 
@@ -106,7 +111,7 @@ class Shell:
             case _:  # a tag the shell did not give: not ours
                 log.debug("an answer to no request of the core")
 
-    def _handle(self, item: object) -> list[object]:
+    def _handle(self, item: Input) -> list[Effect]:
         """The core's effects. A bug in the core on a strange input is logged, never raised:
         the next input is handled as usual."""
         try:
@@ -117,7 +122,7 @@ class Shell:
                 log.exception("details")
             return []
 
-    def carry(self, effects: list[object]) -> None:
+    def carry(self, effects: list[Effect]) -> None:
         tg = self._tg
         for effect in effects:
             match effect:
@@ -132,22 +137,12 @@ class Shell:
                         self._timer_changed.set()
                 case Log(level=level, message=message):
                     log.log(level, "%s", message)
-                case Scan() if tg is not None:
-                    tg.start_soon(self.workers.scan, effect)
+                case Notice(key=key):  # the core shows notices itself; one here is only logged
+                    log.info("notice %s", key)
                 case Watch(root=root):
                     self.workers.watch(root)
-                case DecodeIcons() if tg is not None:
-                    tg.start_soon(self.workers.decode, effect)
-                case FetchSound() if tg is not None:
-                    self.downloads.start(tg, effect, self.core.sounds_folder())
                 case CancelFetch():
                     self.downloads.cancel(effect)
-                case DiscardSound() if tg is not None:
-                    self.downloads.discard(tg, effect, self.core.sounds_folder())
-                case WriteFile() if tg is not None:
-                    tg.start_soon(files.write_file, effect, self.feed)
-                case ReadFile() if tg is not None:
-                    tg.start_soon(files.read_file, effect, self.feed)
                 case LoadCatalog(locale=locale):
                     self.feed(CatalogLoaded(load_catalog(locale)))
                 case CountTasks():
@@ -157,8 +152,42 @@ class Shell:
                     self.exit_code = code
                     if self._scope is not None:
                         self._scope.cancel()
+                case (
+                    Scan()
+                    | DecodeIcons()
+                    | FetchSound()
+                    | DiscardSound()
+                    | WriteFile()
+                    | ReadFile()
+                ):
+                    if tg is not None:
+                        self._start_job(tg, effect)
+                    else:  # the job would report into a connection that is gone
+                        log.debug("%s dropped (no connection)", type(effect).__name__)
                 case _:
-                    log.debug("effect %s dropped (no connection)", type(effect).__name__)
+                    assert_never(effect)
+
+    def _start_job(
+        self,
+        tg: CountedTasks,
+        job: Scan | DecodeIcons | FetchSound | DiscardSound | WriteFile | ReadFile,
+    ) -> None:
+        """A job for a worker or a file, in the connection's task group."""
+        match job:
+            case Scan():
+                tg.start_soon(self.workers.scan, job)
+            case DecodeIcons():
+                tg.start_soon(self.workers.decode, job)
+            case FetchSound():
+                self.downloads.start(tg, job, self.core.sounds_folder())
+            case DiscardSound():
+                self.downloads.discard(tg, job, self.core.sounds_folder())
+            case WriteFile():
+                tg.start_soon(files.write_file, job, self.feed)
+            case ReadFile():
+                tg.start_soon(files.read_file, job, self.feed)
+            case _:
+                assert_never(job)
 
     def _fail_unsent(self) -> None:
         """Requests asked for while no connection existed end as closed, before the next

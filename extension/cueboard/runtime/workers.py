@@ -20,15 +20,15 @@ import anyio
 import anyio.to_process
 
 from cueboard.core.asset_table import AssetRef
-from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded, Put
-from cueboard.core.inputs import FolderChanged, Scan, Scanned
+from cueboard.core.effects import DecodeIcons, Scan
+from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Put, Scanned
 from cueboard.workers.scan import scan
 from vxp.prepared import prepare
 
 log = logging.getLogger("cueboard.runtime")
 ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
 
-type Feed = Callable[[object], None]
+type Feed = Callable[[Input], None]
 
 
 def decode_icon(path: str) -> Decoded | str:

@@ -12,26 +12,45 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from cueboard.core.app import CueboardCore
 from cueboard.core.asset_table import AssetRef
-from cueboard.core.backup import FileRead, FileWritten, ReadFile, WriteFile
-from cueboard.core.effects import Failure, HostFailure, Log, Reply, Send, Tick, Wake
-from cueboard.core.icons import Decoded, DecodeIcons, IconsDecoded
+from cueboard.core.effects import (
+    CancelFetch,
+    CountTasks,
+    DecodeIcons,
+    DiscardSound,
+    Effect,
+    Exit,
+    FetchSound,
+    LoadCatalog,
+    Log,
+    Notice,
+    ReadFile,
+    Scan,
+    Send,
+    Wake,
+    Watch,
+    WriteFile,
+)
 from cueboard.core.inputs import (
     CatalogLoaded,
     Connected,
-    CountTasks,
-    Exit,
-    LoadCatalog,
-    Scan,
+    Decoded,
+    Failure,
+    FileRead,
+    FileWritten,
+    HostEvent,
+    HostFailure,
+    IconsDecoded,
+    Input,
+    Reply,
     Scanned,
     TaskCounts,
-    Watch,
+    Tick,
 )
 from cueboard.core.library import Library, Sound
-from cueboard.core.link_import import CancelFetch, DiscardSound, FetchSound
 from cueboard.runtime.catalogs import load_catalog
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
 from vxp.models.handshake import Granted, Welcome
@@ -275,13 +294,13 @@ class Driver:
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
         self.events_first = False  # feed a reply's events before the reply itself
 
-    def feed(self, item: object) -> None:
+    def feed(self, item: Input) -> None:
         self.carry(self.core.handle(item, self.now))
         status = self.status_key()
         if not self.statuses or self.statuses[-1][1] != status:
             self.statuses.append((self.now, status))
 
-    def carry(self, effects: list[object]) -> None:
+    def carry(self, effects: list[Effect]) -> None:
         queue = list(effects)
         while queue:
             effect = queue.pop(0)
@@ -321,8 +340,10 @@ class Driver:
                 case CountTasks():
                     counts = TaskCounts(self.tasks, len(self.timers))
                     queue += self.core.handle(counts, self.now)
+                case Notice():
+                    raise AssertionError(f"a notice reached the runtime: {effect!r}")
                 case _:
-                    raise AssertionError(f"an effect the runtime does not know: {effect!r}")
+                    assert_never(effect)
 
     def advance(self, seconds: float) -> None:
         """Let the virtual clock run, firing every timer that falls due, in order."""
@@ -350,7 +371,7 @@ class Driver:
         self.feed(Connected(welcome, EXT_ID, version, load_catalog(self.locale)))
         self.advance(settle)
 
-    def event(self, event: object, settle: float = 0.0) -> None:
+    def event(self, event: HostEvent, settle: float = 0.0) -> None:
         self.feed(event)
         self.advance(settle)
 

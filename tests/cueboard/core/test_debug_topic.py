@@ -3,7 +3,8 @@ published on ``ext.<id>.debug`` (bench/bench_soak.py compares two idle moments w
 
 from __future__ import annotations
 
-from cueboard.core.inputs import CountTasks, Disconnected, TaskCounts
+from cueboard.core.effects import CountTasks
+from cueboard.core.inputs import Disconnected, TaskCounts
 from vxp.models import events
 
 from .fakehost import EXT_ID, Driver

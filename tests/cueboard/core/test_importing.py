@@ -31,7 +31,7 @@ def _driver(*, network: bool = True) -> Driver:
 
 
 def _start(d: Driver, link: str = LINK) -> list[object]:
-    return d.core.importer.start(d.core, link, "")
+    return d.core.importer.start(link, "")
 
 
 def test_without_the_network_grant_it_is_refused_before_anything_connects() -> None:
@@ -55,7 +55,7 @@ def test_one_import_at_a_time_and_the_link_never_in_the_effects_repr() -> None:
     assert "s3cret" not in repr(fetch) and "airhorn" not in repr(fetch)
     [busy] = _start(d)
     assert isinstance(busy, Notice) and busy.key == "import.busy"
-    assert d.core.importer.cancel(d.core) == [CancelFetch(fetch.ticket)]
+    assert d.core.importer.cancel() == [CancelFetch(fetch.ticket)]
     assert not d.core.importer.busy
 
 
@@ -64,12 +64,12 @@ def test_progress_is_shown_then_a_fetched_file_is_scanned_loaded_and_announced()
     [fetch] = _start(d)
     assert isinstance(fetch, FetchSound)
     d.feed(FetchProgress(fetch.ticket, 512 * 1024, 2 * 1024 * 1024))
-    assert d.core.importer.progress_text(d.core) == "Downloading… 512 KiB of 2.0 MiB"
+    assert d.core.importer.progress_text() == "Downloading… 512 KiB of 2.0 MiB"
     d.lib = Library(d.lib.root, [*d.lib.sounds, *library("airhorn.ogg").sounds])
     d.feed(SoundFetched(fetch.ticket, "airhorn.ogg"))
     assert d.core.board.states["airhorn.ogg"].status == "loaded"
     assert d.status_key() == "import.done"
-    assert d.core.importer.progress_text(d.core) == ""
+    assert d.core.importer.progress_text() == ""
 
 
 def test_a_file_vrOS_cannot_decode_is_removed_and_the_user_told() -> None:
@@ -95,7 +95,7 @@ def test_a_failed_download_says_why_and_a_cancelled_ones_last_word_is_ignored() 
     assert d.status_key() == "import.error.too_large"
     [again] = _start(d)
     assert isinstance(again, FetchSound)
-    d.core.importer.cancel(d.core)
+    d.core.importer.cancel()
     d.core.board.status = None
     d.feed(FetchFailed(again.ticket, LinkImportError("network", host="x")))
     assert d.status_key() is None

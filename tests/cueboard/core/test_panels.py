@@ -18,17 +18,17 @@ def _events(calls: Calls) -> PanelEvents:
     events = PanelEvents()
 
     @events.on("overlay", "play-sound")
-    def play_sound(key: str) -> list[Effect]:
+    def play_sound(key: str, now: float) -> list[Effect]:
         calls.append(("play-sound", (key,)))
         return []
 
     @events.on("overlay", "media-set-volume")
-    def set_volume(key: str, pct: int) -> list[Effect]:
+    def set_volume(key: str, pct: int, now: float) -> list[Effect]:
         calls.append(("media-set-volume", (key, pct)))
         return []
 
     @events.on("overlay", "media-open")
-    def media_open(url: str, label: str) -> list[Effect]:
+    def media_open(url: str, label: str, now: float) -> list[Effect]:
         calls.append(("media-open", (url, label)))
         return []
 
@@ -38,9 +38,9 @@ def _events(calls: Calls) -> PanelEvents:
 def test_panel_event_dispatch_calls_the_handler_with_python_values() -> None:
     calls: Calls = []
     events = _events(calls)
-    assert events.dispatch("overlay", "play-sound", [{"t": "str", "v": "memes/bruh.ogg"}]) == []
+    assert events.dispatch("overlay", "play-sound", [{"t": "str", "v": "memes/bruh.ogg"}], 0) == []
     events.dispatch(
-        "overlay", "media-set-volume", [{"t": "str", "v": "deck-1"}, {"t": "i64", "v": 35}]
+        "overlay", "media-set-volume", [{"t": "str", "v": "deck-1"}, {"t": "i64", "v": 35}], 0
     )
     assert calls == [("play-sound", ("memes/bruh.ogg",)), ("media-set-volume", ("deck-1", 35))]
 
@@ -65,7 +65,7 @@ def test_invalid_panel_events_are_ignored_with_a_debug_line(
 ) -> None:
     calls: Calls = []
     events = _events(calls)
-    effects = events.dispatch(panel, callback, args)
+    effects = events.dispatch(panel, callback, args, 0)
     assert calls == []
     assert events.ignored == 1
     assert [(e.level, callback in e.message) for e in effects if isinstance(e, Log)] == [
@@ -77,8 +77,8 @@ def test_a_bad_media_open_never_logs_the_url() -> None:
     """URLs are credentials: not even an ignored event may log one."""
     events = _events([])
     secret = "https://example.test/live?token=hunter2"
-    lines = events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}])
-    lines += events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}, {"t": "i64"}])
+    lines = events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}], 0)
+    lines += events.dispatch("overlay", "media-open", [{"t": "str", "v": secret}, {"t": "i64"}], 0)
     messages = [e.message for e in lines if isinstance(e, Log)]
     assert len(messages) == 2
     assert all("hunter2" not in m and "example.test" not in m for m in messages)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from cueboard.core.contract import Playback, SlotState
-from cueboard.core.effects import Send, Wake
-from cueboard.core.inputs import Connected, FolderChanged, Scan, Scanned
+from cueboard.core.effects import Scan, Send, Wake
+from cueboard.core.inputs import Connected, FolderChanged, Scanned
 from cueboard.core.library import Library
 from cueboard.core.media_urls import DeckInputError, check_url
 from cueboard.runtime.catalogs import load_catalog
@@ -111,7 +111,9 @@ def test_a_file_named_like_audio_that_is_not_counts_as_cant_load_with_its_reason
     assert _tiles(d)[1] == ("02 Notes", int(SlotState.BROKEN), "Not audio")
     assert str(ROOT / "02 Notes.mp3") not in [p.path for p in d.host.of("audio.load")]
     dash = {k: v["v"] for k, v in d.core.props.desired("dash-tab").items()}
-    assert dash["library-summary"] == d.core.catalog.t("dash.library_summary", count=2, broken=1)
+    assert dash["library-summary"] == d.core.link.catalog.t(
+        "dash.library_summary", count=2, broken=1
+    )
     d.invoke("play-slot-2")
     assert _overlay(d)["status-text"] == "02 Notes cannot be loaded: Not audio."
 

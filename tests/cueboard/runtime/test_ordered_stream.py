@@ -19,8 +19,8 @@ import anyio.abc
 import pytest
 
 import vxp
-from cueboard.core.effects import Failure, Reply, Send
-from cueboard.core.inputs import Connected, Exit
+from cueboard.core.effects import Exit, Failure, Reply, Send
+from cueboard.core.inputs import Connected
 from cueboard.runtime.shell import Shell
 from vxp.models.audio import AudioLoad, AudioPlay
 from vxp.models.events import AudioLoaded, CommandInvoked

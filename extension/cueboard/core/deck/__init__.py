@@ -4,6 +4,7 @@
 what is kept in kv and secrets; ``notices`` what the user is told; ``views`` the deck props.
 """
 
+from .callbacks import DECK_CALLBACKS
 from .context import DECK_KEYS, HostFacts
 from .notices import FALLBACK_TEXT, notice_text
 from .slots import DeckOptions, SessionOptions, check_options
@@ -12,6 +13,7 @@ from .storage import KV_OPTIONS_KEY, kv_slot_key
 from .views import DeckView, SlotView, dash_deck_props, deck_props, overlay_deck_props
 
 __all__ = [
+    "DECK_CALLBACKS",
     "DECK_KEYS",
     "FALLBACK_TEXT",
     "KV_OPTIONS_KEY",

@@ -1,9 +1,10 @@
 """The deck's shared state and the one way its steps ask the host for something.
 
-A step is a generator: it yields effects, and a :class:`~cueboard.core.effects.Send` suspends
-it until the runtime feeds back that ticket's outcome (:func:`ask` returns the result model or
-the final :class:`~cueboard.core.effects.HostFailure`). Steps read as the sequence they are
-(open, then keep the URL, then save the record) while the core stays free of I/O.
+A step is a generator: it yields effects, and an :class:`Ask` suspends it until the request's
+final outcome comes back through the tracker, like every other feature's (:func:`ask` returns
+the result model, or the failed :class:`~cueboard.core.outcomes.Outcome` with the policy
+table's decision). Steps read as the sequence they are (open, then keep the URL, then save the
+record) while the core stays free of I/O.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cueboard.core.contract import DECK_SLOTS
-from cueboard.core.effects import Failure, HostFailure, Reply, Send, Tickets
+from cueboard.core.effects import Effect
+from cueboard.core.outcomes import Outcome
 from vxp.version import Version
 
 from .slots import DeckOptions, Observed, Slot
@@ -28,8 +30,7 @@ NATIVE_CONTROLS_SINCE = "1.6"  # native_controls and media_control
 CONTROLS_ON_PLAYER_SINCE = "1.7"
 RELOAD_TITLE_SINCE = "1.6"
 
-type Outcome = Reply | Failure
-type Step[T] = Generator[object, Outcome | None, T]
+type Step[T] = Generator[Effect | Ask, Any, T]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,6 @@ class HostFacts:
 
 @dataclass
 class DeckState:
-    tickets: Tickets
     host: HostFacts | None = None
     slots: dict[str, Slot] = field(default_factory=lambda: {k: Slot(k) for k in DECK_KEYS})
     options: DeckOptions = field(default_factory=DeckOptions)
@@ -78,6 +78,21 @@ class DeckState:
         return self.host is not None and self.host.secrets
 
 
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What a step yields to ask the host: the runner hands it to the tracker, and the step
+    goes on with the answer (the result model, or the failed :class:`Outcome` with the policy
+    table's decision)."""
+
+    namespace: str
+    params: Callable[[], BaseModel]
+    expect: type
+    user_asked: bool = False
+
+    def __repr__(self) -> str:  # params may build a URL: never in a repr
+        return f"Ask({self.namespace})"
+
+
 def ask[T](
     state: DeckState,
     namespace: str,
@@ -85,26 +100,11 @@ def ask[T](
     expect: type[T],
     *,
     user_asked: bool = False,
-) -> Step[T | HostFailure]:
-    """One request: its result model, or why there is none. A request the models refuse is
-    an ``invalid`` failure, never an exception (its message is the code only: the values may
-    hold a URL)."""
-    from pydantic import ValidationError
-
-    try:
-        built = params()
-    except ValidationError as exc:
-        from vxp.models.registry import domain_error_of
-
-        coded = domain_error_of(exc)
-        return HostFailure("invalid", coded[0] if coded else None)
-    got = yield Send(state.tickets(), namespace, built, user_asked)
-    if isinstance(got, Failure):
-        return got.failure
-    result: Any = got.result if isinstance(got, Reply) else None
-    if isinstance(result, expect):
-        return result
-    return HostFailure("unreadable", message=f"{namespace}: not a {expect.__name__}")
+) -> Step[T | Outcome]:
+    """One request through the tracker: its result model, or its failed outcome. A request
+    the models refuse is an ``invalid`` failure, never an exception."""
+    got: T | Outcome = yield Ask(namespace, params, expect, user_asked)
+    return got
 
 
 __all__ = [
@@ -113,6 +113,7 @@ __all__ = [
     "MEDIA_SINCE",
     "NATIVE_CONTROLS_SINCE",
     "RELOAD_TITLE_SINCE",
+    "Ask",
     "DeckState",
     "HostFacts",
     "Outcome",

@@ -1,4 +1,5 @@
-"""What the deck tells the user, and what a final host failure means for a media request.
+"""What the deck tells the user (what a failure means is the policy table's: the deck words
+the reason its row gives).
 
 A notice names a catalog key and its parameters, never a URL: the title a user typed (or the
 URL's host name) is the only thing that identifies a stream in a message (MED-12).
@@ -6,13 +7,12 @@ URL's host name) is the only thing that identifies a stream in a message (MED-12
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from cueboard.core.contract import StatusLevel
-from cueboard.core.effects import HostFailure, Log, Notice
+from cueboard.core.effects import Notice
 from cueboard.core.i18n import Catalog, msgid
+from cueboard.core.outcomes import Outcome
 
 # Catalog keys a shipped catalog may not hold yet, with the English shown until it does.
 FALLBACK_TEXT: Mapping[str, str] = {
@@ -60,9 +60,12 @@ def unconfirmed(title: str, code: str) -> Notice:
     return Notice(msgid("media.error.unconfirmed"), StatusLevel.WARN, params)
 
 
-def failure_code(failure: HostFailure) -> str:
+def failure_code(outcome: Outcome) -> str:
     """A failure as the short code a notice or a log line shows (never the host's message,
     which may quote what was sent)."""
+    failure = outcome.failure
+    if failure is None:
+        return ""
     match failure.kind:
         case "domain" | "invalid" if isinstance(failure.code, str):
             return failure.code
@@ -76,50 +79,20 @@ def failure_code(failure: HostFailure) -> str:
             return failure.kind
 
 
-@dataclass(frozen=True, slots=True)
-class Meaning:
-    """What a final failure of a media request means: the notice, the log line, and whether
-    the deck stops sending (``unsupported``: until the next connection, MED-2) or the grant is
-    gone (-32001)."""
-
-    notice: Notice
-    log: Log | None = None
-    unsupported: bool = False
-    denied: bool = False
-
-
-def meaning(failure: HostFailure, title: str) -> Meaning:
-    params: dict[str, str | int] = {"title": title}
-    code = failure_code(failure)
-    if failure.kind == "closed":
-        return Meaning(Notice(msgid("status.reconnecting"), StatusLevel.WARN))
-    if failure.kind == "domain":
-        match code:
-            case "unsupported":
-                why = Log(logging.INFO, "media is unsupported on this host: the deck stops sending")
-                return Meaning(unsupported(), why, unsupported=True)
-            case "too_many":
-                return Meaning(Notice(msgid("media.error.too_many"), StatusLevel.WARN))
-            case "busy":  # the key already has a session: not transient, never retried
-                return Meaning(busy(title))
-            case _:
-                pass
-    if code == "invalid_url" and failure.kind in ("domain", "invalid"):
-        return Meaning(Notice(msgid("media.error.invalid_url"), StatusLevel.ERROR))
-    notice = Notice(msgid("media.error.code"), StatusLevel.ERROR, {**params, "code": code})
-    return Meaning(
-        notice, Log(logging.INFO, f"media request failed: {code}"), denied=code == "not_granted"
-    )
+def told(outcome: Outcome, title: str) -> Notice:
+    """The policy's reason for a failed media request, worded for the slot ``title``."""
+    key = outcome.reason or msgid("media.error.code")
+    tone = outcome.rule.tone if outcome.rule is not None else StatusLevel.ERROR
+    return Notice(key, tone, {"title": title, "code": failure_code(outcome)})
 
 
 __all__ = [
     "FALLBACK_TEXT",
-    "Meaning",
     "busy",
     "failure_code",
-    "meaning",
     "notice_text",
     "pending",
+    "told",
     "unconfirmed",
     "unsupported",
 ]

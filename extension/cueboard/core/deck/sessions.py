@@ -1,12 +1,12 @@
 """The deck's steps on the media namespace: open, reload, set, close, reconcile, restore.
 
 Each step is a generator (see :mod:`.context`) that changes the slots only from the answers it
-gets. What a final failure means is decided here: ``no_such_session`` on ``set``, ``reload`` or
-``status`` opens the slot again cleanly (the host lost it, docs/protocol-notes.md#r21);
-``busy`` and the other domain codes are told to the user and not repeated; an ``open`` whose
-outcome is unknown leaves the slot *unsettled* for the next snapshot to decide
-(:mod:`.events`), never sent again. A session on a deck key that no slot wants (an open the
-host applied late) is closed (:func:`close_unwanted`).
+gets, and acts on the policy table's decision: ``LOST`` (``no_such_session`` on ``set``,
+``reload`` or ``status``) opens the slot again cleanly (the host lost it,
+docs/protocol-notes.md#r21); a failure for good (``busy`` among them) is told to the user and
+not repeated; an ``open`` whose outcome is unknown (``RECONCILE``) leaves the slot *unsettled*
+for the next snapshot to decide (:mod:`.events`), never sent again. A session on a deck key
+that no slot wants (an open the host applied late) is closed (:func:`close_unwanted`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from dataclasses import replace
 from typing import Any
 
 from cueboard.core.contract import StatusLevel
-from cueboard.core.effects import HostFailure, Log, Notice
+from cueboard.core.effects import Log, Notice
 from cueboard.core.i18n import msgid
 from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url
+from cueboard.core.outcomes import Outcome
+from cueboard.core.policy import Action
 
 from . import notices
 from .context import (
@@ -34,13 +36,15 @@ from .slots import PendingOpen, SessionOptions, Slot, observe
 from .storage import fields_of, forget, keep_url, kv_get, kv_slot_key, save_slot, secret_get
 
 
-def fail(state: DeckState, failure: HostFailure, title: str) -> Step[Notice]:
-    meaning = notices.meaning(failure, title)
-    state.unsupported = state.unsupported or meaning.unsupported
-    state.denied = state.denied or meaning.denied
-    if meaning.log is not None:
-        yield meaning.log
-    return meaning.notice
+def fail(state: DeckState, got: Outcome, title: str) -> Step[Notice]:
+    """A media request failed for good: the policy's decision, told in the slot's words."""
+    if got.action is Action.UNSUPPORTED:
+        state.unsupported = True
+        yield Log(logging.INFO, "media is unsupported on this host: the deck stops sending")
+    else:
+        yield Log(logging.INFO, f"media request failed: {notices.failure_code(got)}")
+    state.denied = state.denied or got.action is Action.DENIED
+    return notices.told(got, title)
 
 
 def refusal(state: DeckState) -> Step[Notice | None]:
@@ -50,10 +54,6 @@ def refusal(state: DeckState) -> Step[Notice | None]:
         yield Log(logging.DEBUG, "media request skipped: the deck is hidden on this host")
         return None
     return notices.unsupported()
-
-
-def _no_such_session(failure: HostFailure) -> bool:
-    return failure.kind == "domain" and failure.code == "no_such_session"
 
 
 def settable(state: DeckState, changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,18 +110,18 @@ def open_into(
         user_asked=from_fields,
     )
     slot.opening = False
-    if isinstance(got, HostFailure):
-        if got.outcome_unknown:
+    if isinstance(got, Outcome):
+        if got.action is Action.RECONCILE:
             code = notices.failure_code(got)
             slot.unsettled = PendingOpen(checked, title, opts, native, from_fields, code)
             yield Log(
                 logging.INFO, f"{slot.key}: open outcome unknown ({code}); awaiting a snapshot"
             )
-            if got.kind == "closed":
-                return notices.meaning(got, title).notice
+            if got.reason is not None:  # the connection is gone: say so
+                return notices.told(got, title)
             return notices.unconfirmed(title, code) if from_fields else None
-        if slot.in_use and got.kind == "domain":
-            slot.error_code = str(got.code)
+        if slot.in_use and got.failure is not None and got.failure.kind == "domain":
+            slot.error_code = got.code
         return (yield from fail(state, got, title))
     native = native and state.host_at_least(NATIVE_CONTROLS_SINCE)
     slot.become_live(checked, title, opts, native, got.session, got.source_generation)
@@ -146,7 +146,7 @@ def close_unwanted(state: DeckState, key: str, session: str) -> Step[None]:
         state, "media", lambda: media.MediaClose(session=session), media.MediaClosed
     )
     state.closing.discard(session)
-    if isinstance(got, HostFailure) and not _no_such_session(got):
+    if isinstance(got, Outcome) and got.action is not Action.LOST:  # gone: closing is done
         yield Log(logging.INFO, f"{key}: a session no slot wants not closed ({got.code})")
     else:
         yield Log(logging.INFO, f"{key}: closed a session no slot wants")
@@ -188,14 +188,14 @@ def reload_live(
         media.MediaApplied,
         user_asked=True,
     )
-    if isinstance(got, HostFailure):
-        if _no_such_session(got):
+    if isinstance(got, Outcome):
+        if got.action is Action.LOST:
             slot.drop_session()
             opts, native = slot.options, slot.native_controls
             return (
                 yield from open_into(state, slot, checked, name, opts, native, from_fields=True)
             )
-        if got.outcome_unknown and slot.session == session:
+        if got.action is Action.RECONCILE and slot.session == session:
             slot.generation_unsure = True  # the source may have changed: the snapshot says
         return (yield from fail(state, got, slot.title))
     if slot.session == session:
@@ -227,7 +227,7 @@ def close(state: DeckState, slot: Slot) -> Step[Notice | None]:
             media.MediaClosed,
             user_asked=True,
         )
-        if isinstance(got, HostFailure) and not _no_such_session(got):  # gone: closing is done
+        if isinstance(got, Outcome) and got.action is not Action.LOST:  # gone: closing is done
             return (yield from fail(state, got, slot.title))
     kept = slot.url_reason is None and slot.url is not None
     yield Log(logging.INFO, f"{slot.key} closed")
@@ -251,8 +251,8 @@ def set_slot(state: DeckState, slot: Slot, changes: Mapping[str, Any]) -> Step[N
             media.MediaApplied,
             user_asked=True,
         )
-        if isinstance(got, HostFailure):
-            if _no_such_session(got):
+        if isinstance(got, Outcome):
+            if got.action is Action.LOST:
                 notice = yield from reopen(state, slot)
                 yield from save_slot(state, slot)
                 return notice
@@ -278,10 +278,10 @@ def reconcile(state: DeckState, slot: Slot) -> Step[Notice | None]:
     got = yield from ask(
         state, "media", lambda: media.MediaStatus(session=session), media.MediaStatusReply
     )
-    if isinstance(got, HostFailure):
-        if _no_such_session(got):
+    if isinstance(got, Outcome):
+        if got.action is Action.LOST:
             return (yield from reopen(state, slot, quiet=True))
-        if got.kind == "domain":
+        if got.failure is not None and got.failure.kind == "domain":
             slot.drop_session()
         return (yield from fail(state, got, slot.title))
     if slot.session == session:

@@ -5,8 +5,8 @@ Theory of operation.
 * **Inputs.** :meth:`DeckCore.connected` (host facts), the user's actions (``open``,
   ``reload``, ``close``, ``set_options``, ``set_defaults``), the deck's events
   (``media_snapshot``, ``media_control``) and the final outcome of every request it sent
-  (:meth:`DeckCore.outcome` for the tickets it :meth:`owns`). Each returns effects: ``Send``
-  (media, kv and secrets request models), ``Notice`` and ``Log``.
+  (handed back through the tracker, which every request goes through). Each returns effects:
+  ``Send`` (media, kv and secrets requests, built by the tracker), ``Notice`` and ``Log``.
 * **One action at a time.** User actions, native controls and the (re)connection steps run one
   after another, each to its end, as they did under a lock: a control that races a ``reload``
   is judged against the generation the reload produced. Snapshots apply at once.
@@ -33,11 +33,12 @@ Theory of operation.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from cueboard.core.contract import MediaMode, StatusLevel
-from cueboard.core.effects import Effect, Failure, Log, Notice, Reply, Tickets
+from cueboard.core.effects import Effect, Log, Notice
 from cueboard.core.i18n import msgid
 from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
 from vxp.secret import Secret
@@ -50,7 +51,7 @@ from .context import (
     HostFacts,
     Step,
 )
-from .runner import Flow, Runner
+from .runner import Flow, Requests, Runner
 from .slots import DeckOptions, SessionOptions, Slot, check_options
 from .storage import KV_OPTIONS_KEY, as_record, fields_of, kv_get, kv_set
 from .views import DeckView, slot_view
@@ -59,9 +60,11 @@ from .views import DeckView, slot_view
 class DeckCore:
     """The deck's decisions. Feed it inputs; carry out the effects it returns."""
 
-    def __init__(self, tickets: Tickets | None = None) -> None:
-        self._state = DeckState(tickets or Tickets())
-        self._runner = Runner()
+    def __init__(self, requests: Requests, clock: Callable[[], float]) -> None:
+        """``requests`` is the tracker every feature asks through; ``clock`` the value of the
+        input being handled."""
+        self._state = DeckState()
+        self._runner = Runner(requests, clock)
 
     def __repr__(self) -> str:
         return f"DeckCore(mode={self.mode.name}, {self._state!r})"
@@ -342,15 +345,7 @@ class DeckCore:
             return self._enqueue(self._told(events.control(self._state, event)))
         return None
 
-    # -- outcomes ---------------------------------------------------------------------------
-
-    def owns(self, ticket: int) -> bool:
-        return self._runner.owns(ticket)
-
-    def outcome(self, done: Reply | Failure) -> list[Effect]:
-        """The final outcome of a request the deck sent (a Failure here is final: whatever was
-        worth retrying has been)."""
-        return self._runner.outcome(done)
+    # -- steps ------------------------------------------------------------------------------
 
     def _enqueue(self, flow: Flow) -> list[Effect]:
         return self._runner.enqueue(flow)

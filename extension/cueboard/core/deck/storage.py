@@ -12,9 +12,10 @@ import logging
 from collections.abc import Callable
 from typing import Any, cast
 
-from cueboard.core.effects import HostFailure, Log
+from cueboard.core.effects import Log
 from cueboard.core.i18n import msgid
 from cueboard.core.media_urls import CheckedUrl, DeckInputError
+from cueboard.core.outcomes import Outcome
 from vxp.secret import Secret
 
 from .context import DeckState, Step, ask
@@ -66,7 +67,7 @@ def kv_get(state: DeckState, key: str) -> Step[Any]:
     from vxp.models import kv
 
     got = yield from ask(state, "kv", lambda: kv.KvGet(key=key), kv.KvValue)
-    if isinstance(got, HostFailure):
+    if isinstance(got, Outcome):
         yield Log(logging.WARNING, f"kv get {key} failed ({failure_code(got)})")
         return None
     return got.value
@@ -76,7 +77,7 @@ def kv_set(state: DeckState, key: str, value: Any) -> Step[None]:
     from vxp.models import kv
 
     got = yield from ask(state, "kv", lambda: kv.KvSet(key=key, value=value), kv.KvWritten)
-    if isinstance(got, HostFailure):
+    if isinstance(got, Outcome):
         yield Log(logging.WARNING, f"kv set {key} failed ({failure_code(got)})")
 
 
@@ -84,7 +85,7 @@ def kv_delete(state: DeckState, key: str) -> Step[None]:
     from vxp.models import kv
 
     got = yield from ask(state, "kv", lambda: kv.KvDelete(key=key), kv.KvDeleted)
-    if isinstance(got, HostFailure):
+    if isinstance(got, Outcome):
         yield Log(logging.WARNING, f"kv delete {key} failed ({failure_code(got)})")
 
 
@@ -98,7 +99,7 @@ def secret_get(state: DeckState, key: str) -> Step[Secret | None]:
     if not state.secrets_granted():
         return None
     got = yield from ask(state, "secrets", lambda: secrets.SecretGet(slot=key), secrets.SecretValue)
-    if isinstance(got, HostFailure):
+    if isinstance(got, Outcome):
         yield Log(logging.INFO, f"secret {key} not read ({failure_code(got)})")
         return None
     return None if got.value is None else Secret(got.value)
@@ -108,7 +109,7 @@ def secret_delete(state: DeckState, key: str) -> Step[None]:
     from vxp.models import secrets
 
     got = yield from ask(state, "secrets", lambda: secrets.SecretDelete(slot=key), secrets.SecretOk)
-    if isinstance(got, HostFailure):
+    if isinstance(got, Outcome):
         yield Log(logging.INFO, f"secret {key} not deleted ({failure_code(got)})")
 
 
@@ -122,16 +123,10 @@ def _secret_set(state: DeckState, key: str, checked: CheckedUrl) -> Step[str | N
         lambda: secrets.SecretSet(slot=key, value=checked.url.reveal()),
         secrets.SecretOk,
     )
-    if not isinstance(got, HostFailure):
+    if not isinstance(got, Outcome):
         return None
-    code = failure_code(got)
-    if code == "too_large" and got.kind in ("domain", "invalid"):
-        return msgid("media.reason.too_long")
-    if code == "not_granted":
-        return msgid("media.reason.no_grant")
-    if got.kind != "domain":
-        yield Log(logging.WARNING, f"{key}: the URL was not kept ({code})")
-    return msgid("media.reason.not_persistable")
+    yield Log(logging.INFO, f"{key}: the URL was not kept ({failure_code(got)})")
+    return got.reason or msgid("media.reason.not_persistable")
 
 
 def keep_url(

@@ -9,11 +9,13 @@ which order, and with what failure.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from cueboard.core.deck import DeckCore, HostFacts
-from cueboard.core.effects import Failure, HostFailure, Log, Notice, Reply, Send, Tickets
+from cueboard.core.effects import Effect, Failure, HostFailure, Log, Notice, Reply, Send, Tickets
+from cueboard.core.tracker import Tracker
 from vxp.models import events, kv, media, secrets
 from vxp.version import Version
 
@@ -152,14 +154,33 @@ def control(key: str, session: str, generation: int, action: dict[str, Any]) -> 
     )
 
 
+class FinalTracker(Tracker):
+    """The core's tracker, each failure fed to it final: the deck's tests drive final
+    outcomes (the tracker's retries and pacing are tested on their own)."""
+
+    def __init__(self) -> None:
+        super().__init__(Tickets(), random.Random(1))
+
+    def on_failure(self, failure: Failure, now: float) -> list[Effect]:
+        pending = self._pending.pop(failure.ticket, None)
+        return [] if pending is None else self._final(pending, failure.failure, now)
+
+    def owns(self, ticket: int) -> bool:
+        return ticket in self._pending
+
+
 @dataclass
 class Deck:
     """A core, its host, and everything the core said."""
 
-    core: DeckCore = field(default_factory=lambda: DeckCore(Tickets()))
+    tracker: FinalTracker = field(default_factory=FinalTracker)
+    core: DeckCore = field(init=False)
     host: Host = field(default_factory=Host)
     outstanding: list[Send] = field(default_factory=list[Send])
     said: list[object] = field(default_factory=list[object])
+
+    def __post_init__(self) -> None:
+        self.core = DeckCore(self.tracker, lambda: 0.0)
 
     def feed(self, effects: list[object] | None) -> list[object]:
         got = list(effects or ())
@@ -171,16 +192,22 @@ class Deck:
         """The oldest outstanding request (or the one with ``ticket``), no longer outstanding."""
         send = next(s for s in self.outstanding if ticket is None or s.ticket == ticket)
         self.outstanding.remove(send)
-        assert self.core.owns(send.ticket)
+        assert self.tracker.owns(send.ticket)
         return send
+
+    def deliver(self, outcome: Reply | Failure) -> list[object]:
+        """The host's answer, through the tracker, to the step that asked."""
+        if isinstance(outcome, Reply):
+            return self.feed(self.tracker.on_reply(outcome, 0.0))
+        return self.feed(self.tracker.on_failure(outcome, 0.0))
 
     def answer(self, ticket: int | None = None) -> list[object]:
         send = self.take(ticket)
-        return self.feed(self.core.outcome(self.host.answer(send)))
+        return self.deliver(self.host.answer(send))
 
     def fail(self, failure: HostFailure, ticket: int | None = None) -> list[object]:
         send = self.take(ticket)
-        return self.feed(self.core.outcome(Failure(send.ticket, failure)))
+        return self.deliver(Failure(send.ticket, failure))
 
     def settle(self, limit: int = 100) -> None:
         """Answer every request, in order, until the core waits for nothing."""

@@ -169,7 +169,9 @@ def test_r15_busy_is_explained_and_never_retried() -> None:
     deck.host.apply_open("deck-1")  # something already holds the key
     deck.feed(deck.core.open(URL, "Stage"))
     said = deck.answer()
-    assert deck.notices(said) == [Notice("media.error.busy", StatusLevel.WARN, {"title": "Stage"})]
+    assert deck.notices(said) == [
+        Notice("media.error.busy", StatusLevel.WARN, {"title": "Stage", "code": "busy"})
+    ]
     assert deck.outstanding == [] and deck.core.view().slots == ()
 
 

@@ -75,6 +75,13 @@ def _leaks(text: str) -> list[str]:
     return [m for m in MARKERS if m in text]
 
 
+def _may_have_happened(failure: HostFailure) -> bool:
+    """No answer, or one that does not say: the host may have done what was asked."""
+    if failure.kind in ("timeout", "closed", "unreadable"):
+        return True
+    return failure.kind == "protocol" and failure.code == -32603
+
+
 class DeckMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -194,12 +201,12 @@ class DeckMachine(RuleBasedStateMachine):
     def fail(self, pick: int, failure: HostFailure, happened: bool) -> None:
         send = self.deck.outstanding[pick % len(self.deck.outstanding)]
         done = self.processed.pop(send.ticket, None) is not None
-        if done and not failure.outcome_unknown:
+        if done and not _may_have_happened(failure):
             failure = HostFailure("timeout")  # the host did it: only its answer can be lost
         self.deck.take(send.ticket)
-        if failure.outcome_unknown and happened and not done:
+        if _may_have_happened(failure) and happened and not done:
             self.deck.host.answer(send)  # the host did it; the answer was lost
-        elif failure.outcome_unknown and not done and isinstance(send.params, media.MediaOpen):
+        elif _may_have_happened(failure) and not done and isinstance(send.params, media.MediaOpen):
             self.late[send.ticket] = send.params.key  # the host may still do it, later
         self._deliver(send, Failure(send.ticket, failure))
         self.after()
@@ -290,7 +297,7 @@ class DeckMachine(RuleBasedStateMachine):
         failure = outcome.failure if isinstance(outcome, Failure) else None
         key = getattr(send.params, "key", None)
         if isinstance(send.params, media.MediaOpen) and isinstance(key, str):
-            if failure is not None and failure.outcome_unknown:
+            if failure is not None and _may_have_happened(failure):
                 self.unknown.add(key)
             else:
                 self.opens.pop(key, None)
@@ -298,7 +305,7 @@ class DeckMachine(RuleBasedStateMachine):
             self.unsupported = True
         if failure is not None:
             outcome = Failure(send.ticket, failure)
-        self.deck.feed(self.deck.core.outcome(outcome))
+        self.deck.deliver(outcome)
 
     def _learn(self, session: str, generation: int) -> None:
         self.learned[session] = max(self.learned.get(session, 0), generation)
@@ -354,7 +361,7 @@ class DeckMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_outstanding_request_is_the_decks(self) -> None:
-        assert all(self.deck.core.owns(s.ticket) for s in self.deck.outstanding)
+        assert all(self.deck.tracker.owns(s.ticket) for s in self.deck.outstanding)
 
 
 DeckMachine.TestCase.settings = settings(max_examples=200, stateful_step_count=50)

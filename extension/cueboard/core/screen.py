@@ -1,0 +1,239 @@
+"""What the panels show: the overlay's and the dash-tab's values, the status line, the toast,
+and when the props go out.
+
+A feature object whose context is what it shows: the soundboard, the icons, the deck's view,
+the preferences' figures, the connection's facts, and the import's progress as a callable. A
+change anywhere marks it (:meth:`Screen.changed`); the router then asks for one refresh, which
+the props model paces.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from vxp.models import audio
+
+from .browse import Browser
+from .deck import DeckCore, deck_props
+from .effects import Effect, Log, Notice, Wake
+from .icons import IconsModel
+from .link import HostLink
+from .outcomes import Outcome
+from .overlay import channels_text
+from .prefs import Prefs
+from .props import PropsModel
+from .soundboard import EMPTY_SLOT, Soundboard
+from .toast import Toast
+from .tracker import Tracker
+from .views import dash_values, overlay_values, usage_values
+
+__all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
+
+STATUS_RECONCILE_S = 1.0
+VIEWS, STATUS, BRIEF = "views", "status", "brief"
+BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
+BRIEF_NOTICES = frozenset({EMPTY_SLOT})
+
+
+class Screen:
+    def __init__(
+        self,
+        tracker: Tracker,
+        board: Soundboard,
+        prefs: Prefs,
+        props: PropsModel,
+        toast: Toast,
+        icons: IconsModel,
+        deck: DeckCore,
+        link: HostLink,
+        *,
+        import_progress: Callable[[], str],
+    ) -> None:
+        self._tracker = tracker
+        self._board = board
+        self._prefs = prefs
+        self.props = props
+        self.toast = toast
+        self._icons = icons
+        self._deck = deck
+        self._link = link
+        self._import_progress = import_progress
+        self.dash = Browser()  # the dash-tab's own place and search
+        self.selected: str | None = None
+        self._views_at: float | None = None
+        self._status_at: float | None = None
+        self._dirty = False
+
+    def changed(self) -> None:
+        self._dirty = True
+
+    # -- after every input ----------------------------------------------------------------
+
+    def show_notices(self, out: list[Effect], now: float) -> list[Effect]:
+        """Notices go to the status line (a log line says which)."""
+        kept: list[Effect] = []
+        for effect in out:
+            if isinstance(effect, Notice):
+                self._board.status = effect
+                self._dirty = True
+                kept.append(Log(logging.INFO, f"notice {effect.key}"))
+                if effect.key in BRIEF_NOTICES:
+                    kept.append(Wake(BRIEF, now + BRIEF_S))
+            else:
+                kept.append(effect)
+        return kept
+
+    def schedule(self, now: float) -> list[Effect]:
+        """One status check while something plays; one refresh of the views after a change."""
+        out: list[Effect] = []
+        if self._board.playing and self._status_at is None:
+            out.append(self._status_wake(now))
+        icons = self._icons
+        if self._board.changed or icons.changed or self._dirty or self.props.waiting:
+            self._board.changed = icons.changed = False
+            self._dirty = False
+            if self._views_at is None:
+                self._views_at = now
+                out.append(Wake(VIEWS, now))
+        return out
+
+    def _status_wake(self, now: float) -> Wake:
+        self._status_at = now + STATUS_RECONCILE_S
+        return Wake(STATUS, self._status_at)
+
+    # -- ticks ----------------------------------------------------------------------------
+
+    def on_views(self, now: float) -> list[Effect]:
+        self._views_at = None
+        return self.refresh(now)
+
+    def on_status(self, now: float) -> list[Effect]:
+        """Plays whose time is over end; the host's status rows are asked for."""
+        self._status_at = None
+        out: list[Effect] = []
+        self._board.expire(now)
+        showing = self.toast.expire(now)
+        self._dirty = True
+        if self._link.connected:
+            out += self._board.reconcile(now)
+        if showing:
+            out.append(self._status_wake(now))
+        return out
+
+    def on_brief(self) -> list[Effect]:
+        status = self._board.status
+        if status is not None and status.key in BRIEF_NOTICES:
+            self._board.set_status(None)
+        return []
+
+    # -- the views ------------------------------------------------------------------------
+
+    def refresh(self, now: float, *, flush: bool = False) -> list[Effect]:
+        """Recompute what the panels show; the props model paces what is sent."""
+        cat = self._link.catalog
+        if cat is None:
+            return []
+        board, props = self._board, self.props
+        shown, blank = self._icons.shown, self._icons.blank_ok
+        props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
+        dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
+        dash["import-progress"] = self._import_progress()
+        if props.is_visible("dash-tab"):  # diagnostics only while someone looks
+            note = "" if self._link.overlays else cat.t("dash.toast_needs_overlays")
+            dash.update(
+                usage_values(
+                    cat,
+                    assets=(len(self._icons.table), self._icons.table.used_bytes),
+                    kv_bytes=self._prefs.kv_bytes(),
+                    toast_note=note,
+                )
+            )
+        props.update("dash-tab", dash)
+        for panel, values in deck_props(self._deck.view(), cat).items():
+            for name, wire in values.items():
+                props.set_wire(panel, name, wire)
+        if not self._link.connected:
+            return []
+        return props.flush(now) if flush else props.due(now)
+
+    def show_toast(self, rel: str, name: str, now: float) -> list[Effect]:
+        """The toast names what just started playing, where and how loud."""
+        if not self._board.settings.now_playing_toast or not self._link.overlays:
+            return []
+        playing = self._board.playing.get(rel)
+        channels = ""
+        if playing is not None and self._link.catalog is not None:
+            gains = dict(playing.channels)
+            soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
+            channels = channels_text(self._link.catalog, soundboard, mic)
+        icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
+        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
+        if self._status_at is None:
+            out.append(self._status_wake(now))
+        return out
+
+    def dismiss(self, now: float) -> list[Effect]:
+        self._board.set_status(None)
+        return []
+
+    # -- the dash-tab's library -----------------------------------------------------------
+
+    def library_search(self, query: str, now: float) -> list[Effect]:
+        self.dash.search(query)
+        return self._mark()
+
+    def library_turn(self, delta: int, now: float) -> list[Effect]:
+        self.dash.turn(self._board.shelf, delta)
+        return self._mark()
+
+    def library_open(self, key: str, now: float) -> list[Effect]:
+        self.dash.open(self._board.shelf, key)
+        return self._mark()
+
+    def select(self, key: str, now: float) -> list[Effect]:
+        self.selected = key if key in self._board.states else None
+        return self._mark()
+
+    def _mark(self) -> list[Effect]:
+        self._dirty = True
+        return []
+
+    def refresh_devices(self, now: float) -> list[Effect]:
+        """Channels, then devices, into the dash-tab (read only while it is shown)."""
+        if not self._link.connected or not self._board.audio_granted:
+            return []
+        return self._tracker.request(
+            now, "audio", audio.AudioListChannels, expect=audio.AudioChannels,
+            done=self._channels_read,
+        )  # fmt: skip
+
+    def _channels_read(self, outcome: Outcome) -> list[Effect]:
+        if not outcome.ok:
+            return []
+        cat = self._link.catalog
+        if cat is not None:
+            rows = [
+                (c.channel, c.endpoint or "", cat.t(_channel_state(c)), c.available)
+                for c in outcome.result.channels
+            ][:16]
+            self.props.update("dash-tab", {"channels": rows})
+            self._dirty = True
+        return self._tracker.request(
+            outcome.now, "audio", audio.AudioListDevices, expect=audio.AudioDevices,
+            done=self._devices_read,
+        )  # fmt: skip
+
+    def _devices_read(self, outcome: Outcome) -> list[Effect]:
+        if outcome.ok:
+            r = outcome.result
+            rows = [(e.name or e.id, e.id == r.default_endpoint) for e in r.endpoints][:64]
+            self.props.update("dash-tab", {"devices": rows})
+            self._dirty = True
+        return []
+
+
+def _channel_state(channel: audio.ChannelInfo) -> str:
+    if channel.armed:
+        return "channel.armed"
+    return "channel.available" if channel.available else "channel.unavailable"
