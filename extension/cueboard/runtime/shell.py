@@ -22,6 +22,7 @@ from typing import Any, assert_never
 import anyio
 import anyio.abc
 
+import cueboard.runtime.files as files
 import vxp
 from cueboard.core.app import CueboardCore
 from cueboard.core.effects import (
@@ -46,7 +47,6 @@ from cueboard.core.inputs import CatalogLoaded, Connected, Failure, Input, Reply
 from cueboard.runtime.catalogs import load_catalog
 from vxp.client import Answered, HostEvent, Incoming, RequestFailed
 
-from . import files
 from .failures import failure_of
 from .imports import Downloads
 from .outbox import Outbox

@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import cueboard.core.deck.sessions as sessions
 from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import Effect, Log, Notice
 from cueboard.core.i18n import msgid
 
-from . import sessions
 from .context import NATIVE_CONTROLS_SINCE, DeckState, Step
 from .runner import Runner
 from .slots import VOLUME_RANGE, PendingOpen, Slot, observe

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+import cueboard.core.deck.notices as notices
 from cueboard.core.contract import StatusLevel
 from cueboard.core.effects import Log, Notice
 from cueboard.core.i18n import msgid
@@ -23,7 +24,6 @@ from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, ch
 from cueboard.core.outcomes import Outcome
 from cueboard.core.policy import Action
 
-from . import notices
 from .context import (
     CONTROLS_ON_PLAYER_SINCE,
     NATIVE_CONTROLS_SINCE,

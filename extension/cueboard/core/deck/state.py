@@ -37,13 +37,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import cueboard.core.deck.events as events
+import cueboard.core.deck.notices as notices
+import cueboard.core.deck.sessions as sessions
 from cueboard.core.contract import MediaMode, StatusLevel
 from cueboard.core.effects import Effect, Log, Notice
 from cueboard.core.i18n import msgid
 from cueboard.core.media_urls import CheckedUrl, DeckInputError, check_title, check_url, title_for
 from vxp.secret import Secret
 
-from . import events, notices, sessions
 from .context import (
     CONTROLS_ON_PLAYER_SINCE,
     NATIVE_CONTROLS_SINCE,
