@@ -12,8 +12,8 @@ rule it broke, never the value sent (another extension's payload may carry anyth
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -21,10 +21,10 @@ from vxp.models import bus
 
 from .backup import Backup
 from .effects import CountTasks, Effect, Log
+from .library import Library
 from .link import HostLink
-from .prefs import Prefs
-from .sound_state import PressOptions
-from .soundboard import Soundboard
+from .prefs import SoundPrefs
+from .sound_state import PressOptions, SoundState
 from .tracker import Tracker
 
 __all__ = ["LIST_PAGE_SIZE", "BusApi"]
@@ -99,6 +99,39 @@ MODELS: dict[str, type[_Request]] = {
 }
 
 
+class BusBoard(Protocol):
+    """What the bus API reads and calls of the soundboard."""
+
+    @property
+    def states(self) -> Mapping[str, SoundState]: ...
+
+    @property
+    def library(self) -> Library: ...
+
+    @property
+    def published(self) -> list[tuple[str, dict[str, Any]]]: ...
+
+    def press(self, rel: str, now: float, once: PressOptions | None = None) -> list[Effect]: ...
+
+    def stop(
+        self, rel: str, now: float, *, request_id: str | int | None = None
+    ) -> list[Effect]: ...
+
+    def stop_all(self, now: float) -> list[Effect]: ...
+
+    def mode_of(self, rel: str, once: PressOptions | None = None) -> str: ...
+
+
+class BusPrefs(Protocol):
+    """What the bus API reads and writes of the per-sound preferences."""
+
+    def favourites(self) -> dict[str, str]: ...
+
+    def get(self, rel_path: str) -> SoundPrefs: ...
+
+    def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]: ...
+
+
 class BusApi:
     """A feature object: the bus in both directions. Its context is the tracker (to publish),
     the soundboard and preferences a command acts on, the backup, the connection's facts, and
@@ -107,8 +140,8 @@ class BusApi:
     def __init__(
         self,
         tracker: Tracker,
-        board: Soundboard,
-        prefs: Prefs,
+        board: BusBoard,
+        prefs: BusPrefs,
         backup: Backup,
         link: HostLink,
         *,

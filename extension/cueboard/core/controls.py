@@ -9,20 +9,23 @@ preferences it changes, the connection's facts, and the two things it asks of th
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
 from cueboard.core.contract import StatusLevel
+from cueboard.core.library import Sound
+from cueboard.core.settings import Settings
 from vxp.models import audio, commands, kv
 
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .link import HostLink
 from .outcomes import Outcome, notice_for
-from .prefs import MODES, Prefs
-from .soundboard import EMPTY_SLOT, Soundboard
+from .prefs import MODES, SoundPrefs
+from .sound_state import SoundState
+from .soundboard import EMPTY_SLOT
 from .tracker import Tracker
 
 __all__ = ["Controls", "pct"]
@@ -35,12 +38,52 @@ def pct(value: int) -> int:
     return min(100, max(0, value))
 
 
+class ControlsBoard(Protocol):
+    """What the controls read and call of the soundboard."""
+
+    settings: Settings
+    pressed: str | None
+
+    @property
+    def states(self) -> Mapping[str, SoundState]: ...
+
+    def visible_sounds(self) -> list[Sound]: ...
+
+    def press(self, rel: str, now: float) -> list[Effect]: ...
+
+    def stop_all(self, now: float) -> list[Effect]: ...
+
+    def turn_page(self, delta: int) -> None: ...
+
+    def open_folder(self, key: str) -> None: ...
+
+    def search(self, query: str) -> None: ...
+
+    def forget_load(self, rel: str) -> None: ...
+
+    def ensure_loaded(self, rel: str, now: float) -> list[Effect]: ...
+
+    def favourites_changed(self) -> None: ...
+
+    def move(self, rel: str, to: int, now: float) -> list[Effect]: ...
+
+
+class ControlsPrefs(Protocol):
+    """What the controls read and write of the per-sound preferences."""
+
+    def favourites(self) -> dict[str, str]: ...
+
+    def get(self, rel_path: str) -> SoundPrefs: ...
+
+    def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]: ...
+
+
 class Controls:
     def __init__(
         self,
         tracker: Tracker,
-        board: Soundboard,
-        prefs: Prefs,
+        board: ControlsBoard,
+        prefs: ControlsPrefs,
         link: HostLink,
         rng: Random,
         *,

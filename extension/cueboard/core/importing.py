@@ -8,7 +8,8 @@ user told why. The link is never kept: it lives in the effect until the download
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from cueboard.core.contract import StatusLevel
 
@@ -25,9 +26,19 @@ from .link_import import (
     start_import,
 )
 from .policy import Action, load_verdict
-from .soundboard import Soundboard
+from .sound_state import SoundState
 
 __all__ = ["Importer"]
+
+
+class ImporterBoard(Protocol):
+    """What an import reads and calls of the soundboard: a fetched sound is loaded once the
+    library lists it."""
+
+    @property
+    def states(self) -> Mapping[str, SoundState]: ...
+
+    def ensure_loaded(self, rel: str, now: float) -> list[Effect]: ...
 
 
 class Importer:
@@ -38,7 +49,7 @@ class Importer:
         self,
         tickets: Tickets,
         link: HostLink,
-        board: Soundboard,
+        board: ImporterBoard,
         *,
         rescan: Callable[[str], list[Effect]],
         changed: Callable[[], None],

@@ -3,7 +3,8 @@ reads, and the default notice or log line when the feature says nothing itself.
 
 A feature reads the decision, never the host's code: :attr:`Outcome.action` is the policy
 table's row for (request, code) (``DONE`` on success; a ``RETRY`` whose retries ran out is
-``LATER``), and :attr:`Outcome.reason` the catalog key a person reads.
+``LATER``), :attr:`Outcome.reason` the catalog key a person reads, and the row's flags
+(:attr:`Outcome.refused`, :attr:`Outcome.gone`) what else the row decided.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ class Outcome:
     def reason(self) -> str | None:
         """The catalog key a person reads for this failure (None: only logged)."""
         return self.rule.notice if self.failure is not None and self.rule is not None else None
+
+    @property
+    def refused(self) -> bool:
+        """The row's word: the namespace refused what was asked, with a code of its own."""
+        return self.failure is not None and self.rule is not None and self.rule.refused
+
+    @property
+    def gone(self) -> bool:
+        """The row's word: the request's connection is gone, so nothing it asked can happen."""
+        return self.failure is not None and self.rule is not None and self.rule.gone
 
     @property
     def code(self) -> str:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from random import Random
 
@@ -104,6 +104,13 @@ class Rule:
     tone: StatusLevel = StatusLevel.ERROR  # of the notice
     told: bool = False  # the notice is shown even when no person asked
     params: Mapping[str, str] = field(default_factory=dict[str, str])  # fixed notice parameters
+    # The namespace itself refused what was asked, with a code of its own: the failure is about
+    # the thing asked for (a slot shows it; a session asked about is no longer held), not about
+    # the exchange (not granted, not understood, no answer).
+    refused: bool = False
+    # The connection the request went out on is gone: nothing it asked can still happen there,
+    # so an outcome left unknown is settled as not done (sessions end with their connection).
+    gone: bool = False
 
 
 # Notices: what failed ({what}, a catalog key given as a ref) and what to do.
@@ -119,6 +126,7 @@ RETRY_BUSY = Rule(Action.RETRY, N_BUSY)
 PRESS = Rule(Action.RETRY, N_ERROR, deadline_s=PRESS_DEADLINE_S)
 FINAL = Rule(Action.FINAL, N_ERROR, level=logging.WARNING)
 QUIET = Rule(Action.FINAL, None, level=logging.DEBUG)
+GONE = Rule(Action.FINAL, None, level=logging.DEBUG, gone=True)
 RECONCILE = Rule(Action.RECONCILE, None)
 
 # The deck words its own notices, naming the slot ({title}; {code} for the generic one).
@@ -126,8 +134,9 @@ N_MEDIA = msgid("media.error.code")
 N_RECONNECTING = msgid("status.reconnecting")
 N_NOT_KEPT = msgid("media.reason.not_persistable")
 M_FINAL = Rule(Action.FINAL, N_MEDIA, level=logging.WARNING)
+M_REFUSED = Rule(Action.FINAL, N_MEDIA, level=logging.WARNING, refused=True)
 M_RECONCILE = Rule(Action.RECONCILE, None)
-LOST = Rule(Action.LOST, None)
+LOST = Rule(Action.LOST, None, refused=True)
 
 # Rows every request kind has: the JSON-RPC errors and the non-answers.
 COMMON: Mapping[Code, Rule] = {
@@ -137,7 +146,7 @@ COMMON: Mapping[Code, Rule] = {
     "unreadable": Rule(Action.FINAL, N_MISREAD, level=logging.WARNING),
     "invalid": Rule(Action.FINAL, N_INVALID, level=logging.WARNING),
     "timeout": Rule(Action.FINAL, N_SILENT, level=logging.WARNING),
-    "closed": QUIET,  # the connection is gone: the next one starts over
+    "closed": GONE,  # the connection is gone: the next one starts over
     "*": FINAL,  # a code this table does not know (a newer host)
 }
 
@@ -149,10 +158,14 @@ _MEDIA: Mapping[Code, Rule] = {
     "invalid": M_FINAL,
     "invalid:invalid_url": Rule(Action.FINAL, msgid("media.error.invalid_url")),
     "timeout": M_FINAL,
-    "closed": Rule(Action.FINAL, N_RECONNECTING, level=logging.DEBUG, tone=StatusLevel.WARN),
-    "invalid_url": Rule(Action.FINAL, msgid("media.error.invalid_url")),
-    "unsupported": Rule(Action.UNSUPPORTED, msgid("media.unsupported"), tone=StatusLevel.WARN),
-    "*": M_FINAL,
+    "closed": Rule(
+        Action.FINAL, N_RECONNECTING, level=logging.DEBUG, tone=StatusLevel.WARN, gone=True
+    ),
+    "invalid_url": Rule(Action.FINAL, msgid("media.error.invalid_url"), refused=True),
+    "unsupported": Rule(
+        Action.UNSUPPORTED, msgid("media.unsupported"), tone=StatusLevel.WARN, refused=True
+    ),
+    "*": M_REFUSED,  # a domain code this table does not know (a newer host's)
 }
 
 # A request sent twice does no harm: an answer this version cannot read, or a code it does not
@@ -211,7 +224,7 @@ _ROWS: dict[str, dict[Code, Rule]] = {
         "cache_full": Rule(Action.MAKE_ROOM, msgid("status.load_failed")),
         "timeout": Rule(Action.LATER, N_SILENT, level=logging.WARNING),
         "unreadable": Rule(Action.LATER, N_MISREAD, level=logging.WARNING),
-        "closed": Rule(Action.LATER, None, level=logging.DEBUG),
+        "closed": Rule(Action.LATER, None, level=logging.DEBUG, gone=True),
         "*": Rule(Action.LATER, N_ERROR, level=logging.WARNING),
     },
     "audio.unload": {"internal": QUIET, "unknown_sound": QUIET, -32603: QUIET},
@@ -238,9 +251,11 @@ _ROWS: dict[str, dict[Code, Rule]] = {
         -32603: M_RECONCILE,
         "timeout": M_RECONCILE,
         "unreadable": M_RECONCILE,
-        "closed": Rule(Action.RECONCILE, N_RECONNECTING, tone=StatusLevel.WARN),
-        "busy": Rule(Action.FINAL, msgid("media.error.busy"), tone=StatusLevel.WARN),
-        "too_many": Rule(Action.FINAL, msgid("media.error.too_many"), tone=StatusLevel.WARN),
+        "closed": Rule(Action.RECONCILE, N_RECONNECTING, tone=StatusLevel.WARN, gone=True),
+        "busy": Rule(Action.FINAL, msgid("media.error.busy"), tone=StatusLevel.WARN, refused=True),
+        "too_many": Rule(
+            Action.FINAL, msgid("media.error.too_many"), tone=StatusLevel.WARN, refused=True
+        ),
     },
     "media.set": {**_MEDIA, "no_such_session": LOST},
     "media.reload": {
@@ -250,7 +265,10 @@ _ROWS: dict[str, dict[Code, Rule]] = {
         "unreadable": M_RECONCILE,
         "no_such_session": LOST,
     },
-    "media.close": {**_MEDIA, "no_such_session": Rule(Action.LOST, None, level=logging.DEBUG)},
+    "media.close": {
+        **_MEDIA,
+        "no_such_session": Rule(Action.LOST, None, level=logging.DEBUG, refused=True),
+    },
     "media.status": {**_MEDIA, "no_such_session": LOST},
     "secrets.get": {"internal": RETRY, "not_persistable": QUIET},
     # what the deck says of a URL it could not keep
@@ -294,10 +312,11 @@ def rule_for(kind: str, failure: HostFailure) -> Rule:
     rule = TABLE.get((kind, code))
     if rule is not None:
         return rule
-    rule = TABLE.get((kind, "*"))
-    if rule is not None:
-        return rule
-    return COMMON.get(code, COMMON["*"])
+    rule = TABLE.get((kind, "*")) or COMMON.get(code, COMMON["*"])
+    if failure.kind != "domain" and rule.refused:
+        # a JSON-RPC code no row names: the namespace never saw the request
+        return replace(rule, refused=False)
+    return rule
 
 
 def load_verdict(code: str) -> Action:

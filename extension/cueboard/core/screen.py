@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from vxp.models import audio
 
@@ -21,12 +22,11 @@ from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import channels_text
-from .prefs import Prefs
 from .props import PropsModel
-from .soundboard import EMPTY_SLOT, Soundboard
+from .soundboard import EMPTY_SLOT
 from .toast import Toast
 from .tracker import Tracker
-from .views import dash_values, overlay_values, usage_values
+from .views import ViewedBoard, dash_values, overlay_values, usage_values
 
 __all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
 
@@ -36,12 +36,31 @@ BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
 BRIEF_NOTICES = frozenset({EMPTY_SLOT})
 
 
+class ScreenBoard(ViewedBoard, Protocol):
+    """What the screen reads and calls of the soundboard: what the views read, and the status
+    line, the change flag and what is playing, which it keeps current."""
+
+    changed: bool
+
+    def expire(self, now: float) -> bool: ...
+
+    def reconcile(self, now: float) -> list[Effect]: ...
+
+    def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None: ...
+
+
+class ScreenPrefs(Protocol):
+    """What the screen reads of the per-sound preferences: their size in kv, for the dash."""
+
+    def kv_bytes(self) -> int: ...
+
+
 class Screen:
     def __init__(
         self,
         tracker: Tracker,
-        board: Soundboard,
-        prefs: Prefs,
+        board: ScreenBoard,
+        prefs: ScreenPrefs,
         props: PropsModel,
         toast: Toast,
         icons: IconsModel,

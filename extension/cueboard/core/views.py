@@ -6,30 +6,82 @@ the library's size (under 64 KiB with 10,000 sounds: tests/cueboard/core/test_pr
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
 from cueboard.core.contract import SlotState
 from cueboard.core.i18n import Catalog
+from cueboard.core.library import Library
+from cueboard.core.settings import Settings
 from vxp.limits import (
     ASSET_TABLE_MAX_BYTES,
     ASSET_TABLE_MAX_ENTRIES,
     KV_SOFT_QUOTA_BYTES,
 )
 
-from .browse import Browser
+from .browse import Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, format_duration, grid_values
 from .places import place_values, tile_name
-from .prefs import MODES
+from .prefs import MODES, SoundPrefs
 from .reasons import load_failure_key
-from .soundboard import Soundboard
+from .sound_state import Playing, SoundState
 
 BROKEN_STATUSES = frozenset({"failed", "too_large", "unloadable"})
 
 
-def slot_state(board: Soundboard, rel: str) -> tuple[SlotState, str]:
+class ViewedPrefs(Protocol):
+    """What the views read of the per-sound preferences."""
+
+    def favourites(self) -> dict[str, str]: ...
+
+    def get(self, rel_path: str) -> SoundPrefs: ...
+
+
+class ViewedBoard(Protocol):
+    """What the views read of the soundboard."""
+
+    status: Notice | None
+
+    @property
+    def states(self) -> Mapping[str, SoundState]: ...
+
+    @property
+    def playing(self) -> dict[str, Playing]: ...  # in the order the plays started
+
+    @property
+    def prefs(self) -> ViewedPrefs: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def library(self) -> Library: ...
+
+    @property
+    def shelf(self) -> Shelf: ...
+
+    @property
+    def browser(self) -> Browser: ...
+
+    @property
+    def audio_granted(self) -> bool: ...
+
+    @property
+    def pressed(self) -> str | None: ...
+
+    @property
+    def scanning(self) -> str | None: ...
+
+    @property
+    def folder_missing(self) -> str | None: ...
+
+    def position(self, rel: str) -> tuple[int, int]: ...
+
+
+def slot_state(board: ViewedBoard, rel: str) -> tuple[SlotState, str]:
     st = board.states[rel]
     if not board.audio_granted:
         return SlotState.DISABLED, "slot.disabled"
@@ -50,7 +102,7 @@ def notice_text(cat: Catalog, notice: Notice | None) -> str:
 
 
 def overlay_values(
-    board: Soundboard,
+    board: ViewedBoard,
     cat: Catalog,
     icons: dict[str, str],
     *,
@@ -107,7 +159,7 @@ def overlay_values(
 
 
 def playing_rows(
-    board: Soundboard, cat: Catalog, now: float
+    board: ViewedBoard, cat: Catalog, now: float
 ) -> list[tuple[str, str, str, bool, str, str]]:
     """Now playing, most recent first (the newest row is the one a person looks for), each with
     its time: elapsed and remaining, or for a loop its place in the loop."""
@@ -178,7 +230,7 @@ def _kib(n: int) -> str:
 
 
 def dash_values(
-    board: Soundboard, cat: Catalog, *, browser: Browser, selected: str | None
+    board: ViewedBoard, cat: Catalog, *, browser: Browser, selected: str | None
 ) -> dict[str, Any]:
     """The dash-tab's props: its own place in the library, which the overlay does not share."""
     view = browser.view(board.shelf)
@@ -252,7 +304,7 @@ def dash_values(
     return values
 
 
-def binding_rows(board: Soundboard, cat: Catalog) -> list[tuple[str, str]]:
+def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     meanings = {
         "stop-all": "command.stop_all",

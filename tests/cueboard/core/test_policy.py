@@ -20,7 +20,16 @@ import pytest
 from cueboard.core.asset_table import AssetTable
 from cueboard.core.effects import HostFailure
 from cueboard.core.inputs import Disconnected
-from cueboard.core.policy import KINDS, MAX_DELAY_S, MAX_RETRIES, TABLE, Action, Code, Rule
+from cueboard.core.policy import (
+    KINDS,
+    MAX_DELAY_S,
+    MAX_RETRIES,
+    TABLE,
+    Action,
+    Code,
+    Rule,
+    rule_for,
+)
 from cueboard.core.tracker import RETRY_WAKE
 from cueboard.runtime.catalogs import load_catalog
 from vxp.models import audio, events
@@ -244,3 +253,27 @@ def test_backoff_is_capped_exponential_and_jittered_downwards() -> None:
         delays = [backoff(retry, rng) for _ in range(50)]
         assert all((1 - JITTER) * plain <= d <= plain for d in delays)
         assert len(set(delays)) > 1  # jittered: extensions do not retry in step
+
+
+@pytest.mark.parametrize(
+    ("kind", "failure", "refused", "gone"),
+    [
+        ("media.open", HostFailure("domain", "busy"), True, False),
+        ("media.open", HostFailure("domain", FUTURE_CODE), True, False),  # a newer host's code
+        ("media.status", HostFailure("domain", FUTURE_CODE), True, False),
+        ("media.open", HostFailure("protocol", -32600), False, False),  # never reached media
+        ("media.open", HostFailure("protocol", -32001), False, False),
+        ("media.open", HostFailure("invalid", "invalid_url"), False, False),  # never sent
+        ("media.open", HostFailure("timeout"), False, False),
+        ("media.open", HostFailure("closed"), False, True),
+        ("media.status", HostFailure("closed"), False, True),
+        ("kv.set", HostFailure("closed"), False, True),
+    ],
+)
+def test_the_rows_say_whether_the_namespace_refused_and_whether_the_connection_is_gone(
+    kind: str, failure: HostFailure, refused: bool, gone: bool
+) -> None:
+    """What the deck decides from (a slot's shown error, a session dropped, a late open that
+    may still land) is the row's, so a feature never reads the failure's kind or code."""
+    rule = rule_for(kind, failure)
+    assert (rule.refused, rule.gone) == (refused, gone)

@@ -78,11 +78,11 @@ def _settle(
     owned = {s.session for s in st.slots.values() if s.session is not None}
     if row is None or row.session in owned:
         slot.unsettled = None
-        slot.late = pending if pending.code != "closed" else None  # the host may apply it yet
+        slot.late = pending if pending.may_land else None  # the host may apply it yet
         if slot.in_use:
             slot.error_code = pending.code
         out.append(Log(logging.INFO, f"{slot.key}: the open did not happen ({pending.code})"))
-        if pending.code != "closed":
+        if pending.may_land:
             params: dict[str, str | int] = {"title": pending.title, "code": pending.code}
             out.append(Notice(msgid("media.error.code"), StatusLevel.ERROR, params))
         return

@@ -113,14 +113,16 @@ def open_into(
     if isinstance(got, Outcome):
         if got.action is Action.RECONCILE:
             code = notices.failure_code(got)
-            slot.unsettled = PendingOpen(checked, title, opts, native, from_fields, code)
+            slot.unsettled = PendingOpen(
+                checked, title, opts, native, from_fields, code, may_land=not got.gone
+            )
             yield Log(
                 logging.INFO, f"{slot.key}: open outcome unknown ({code}); awaiting a snapshot"
             )
             if got.reason is not None:  # the connection is gone: say so
                 return notices.told(got, title)
             return notices.unconfirmed(title, code) if from_fields else None
-        if slot.in_use and got.failure is not None and got.failure.kind == "domain":
+        if slot.in_use and got.refused:
             slot.error_code = got.code
         return (yield from fail(state, got, title))
     native = native and state.host_at_least(NATIVE_CONTROLS_SINCE)
@@ -281,7 +283,7 @@ def reconcile(state: DeckState, slot: Slot) -> Step[Notice | None]:
     if isinstance(got, Outcome):
         if got.action is Action.LOST:
             return (yield from reopen(state, slot, quiet=True))
-        if got.failure is not None and got.failure.kind == "domain":
+        if got.refused:
             slot.drop_session()
         return (yield from fail(state, got, slot.title))
     if slot.session == session:

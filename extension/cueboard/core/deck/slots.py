@@ -121,6 +121,7 @@ class PendingOpen:
     native: bool
     from_fields: bool
     code: str  # shown if the snapshot says the open did not happen
+    may_land: bool  # the host may still apply it (its connection is not gone)
 
     def __repr__(self) -> str:
         return f"PendingOpen({self.code})"

@@ -4,6 +4,11 @@ moved on; the key is never ``busy`` until the next connection."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
+from cueboard.core import policy
 from cueboard.core.effects import HostFailure, Send
 from vxp.models import media
 
@@ -47,3 +52,19 @@ def test_a_late_open_the_slot_moved_on_from_is_closed_and_the_key_is_free_again(
     deck.feed(deck.core.open(URL_B, "Other", "deck-1"))
     deck.settle()
     assert deck.core.session_of("deck-1") == ("m-00000002", 1)
+
+
+def test_whether_a_late_open_may_still_land_is_the_policy_rows_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deck reads the row's ``gone``, never the code: a timeout row that said the
+    connection is gone would make the late session one no slot wants, closed, not adopted."""
+    row = policy.TABLE[("media.open", "timeout")]
+    assert not row.gone and policy.TABLE[("media.open", "closed")].gone
+    table = {**policy.TABLE, ("media.open", "timeout"): replace(row, gone=True)}
+    monkeypatch.setattr(policy, "TABLE", table)
+    deck = _timed_out_and_shown_without_it()
+    deck.feed(deck.core.event(deck.host.snapshot()))
+    close = deck.next_send()
+    assert isinstance(close.params, media.MediaClose) and close.params.session == "m-00000001"
+    assert deck.core.session_of("deck-1") is None
