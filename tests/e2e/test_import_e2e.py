@@ -45,15 +45,17 @@ def _content(tmp: Path) -> Path:
     return content
 
 
-def _import(link: str) -> str:
-    return f'settle\nshow dash-tab\nclick dash-tab import-link ["{link}"]\nsleep 3\n'
+def _import(link: str, *, then: str = "sleep 3\nsettle") -> str:
+    """Paste ``link`` into the dash-tab, then wait as ``then`` says (a sound that lands is
+    loaded: waiting for its ``audio.load`` does not depend on how busy the machine is)."""
+    return f'settle\nshow dash-tab\nclick dash-tab import-link ["{link}"]\n{then}\n'
 
 
 def test_a_pasted_link_lands_in_the_folder_and_plays(tls: Tls, tmp_path: Path) -> None:
     tls.server.routes["/pack/airhorn.ogg"] = Route(body=_ogg(0.5))
     link = f"{tls.server.origin}/pack/airhorn.ogg?token={TOKEN}"
     content = _content(tmp_path)
-    script = _import(link) + (
+    script = _import(link, then="wait-for audio.load 60\nsettle") + (
         'bus-publish ext.com.cueboard.soundboard.cmd.play {"path": "Memes/airhorn.ogg"}\n'
         "sleep 0.5\n"
     )
