@@ -359,8 +359,9 @@ class CueboardCore:
         """Favourites and the folders' order are known now: sort, bind the favourites and load
         them ahead (the scan may be in or not; when it comes in, it loads what is visible and
         the favourites too)."""
+        out = self.folder.prefs_settled(now)
         self.board.prefs_loaded()
-        return self.controls.register_favourites(now) + self.folder.load_ahead(now)
+        return out + self.controls.register_favourites(now) + self.folder.load_ahead(now)
 
     def _subscribe(self, now: float) -> list[Effect]:
         patterns = [f"ext.{self.link.ext_id}.cmd.*"]
