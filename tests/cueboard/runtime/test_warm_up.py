@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 import anyio
 from anyio.to_process import _process_pool_workers
-from cueboard.core.inputs import Scan, Scanned
+from cueboard.core.effects import Scan
+from cueboard.core.inputs import Scanned
 from cueboard.runtime.workers import Workers, close_decode_workers
 
 async def main() -> None:
