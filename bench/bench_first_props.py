@@ -5,7 +5,7 @@
 Each run launches Cueboard from its manifest under ``vrosdev run`` with a generated library (60
 sounds in 5 folders, then 2,000 in 40; long, Japanese and emoji names, tiny WAV files) and
 vrosdev's transcript, then reads from the transcript the time from the welcome to the first
-``panel.props`` frame for the overlay whose ``slots`` carry page 1's tile names (icons may
+``panel.props`` frame for the overlay whose ``slots`` carry page 1's sound keys (icons may
 follow). Hosts, interleaved run by run so load from other processes falls on all alike:
 
 * ``--delay audio.pre_arm=2``: a host that answers ``pre_arm`` after 2 s (the issue's slow
@@ -57,11 +57,12 @@ def make_library(root: Path, sounds: int, folders: int) -> None:
 
 
 def first_page_names(root: Path) -> set[str]:
-    """Page 1's names, as the library orders them (the same scan Cueboard runs)."""
+    """Page 1's sound keys (rel paths), as the library orders them (the same scan Cueboard
+    runs): a tile's shown name may carry a line break, its key does not."""
     from cueboard.workers.scan import scan
 
     pages = scan(root).pages()
-    return {s.name for s in pages[0].sounds}
+    return {s.rel_path for s in pages[0].sounds}
 
 
 def one_session(work: Path, content: Path, delay_s: float) -> tuple[float, float | None]:
@@ -129,7 +130,7 @@ def read_transcript(record: Path, names: set[str]) -> tuple[float, float | None]
 def _slot_names(props: list[Any]) -> set[str]:
     for name, value in props:
         if name == "slots":
-            return {row[1]["v"] for row in value["v"]}
+            return {row[0]["v"] for row in value["v"]}
     return set()
 
 

@@ -17,17 +17,16 @@ policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flush
 from __future__ import annotations
 
 import logging
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from random import Random
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from cueboard.core.contract import StatusLevel
 from cueboard.core.settings import Settings
 from vxp.models import assets, bus, events, settings
 
 from .backup import Backup
-from .bus_api import BusApi
 from .controls import Controls
 from .deck import DECK_CALLBACKS, DeckCore, HostFacts
 from .effects import Effect, Exit, LoadCatalog, Log, Tickets, Wake
@@ -65,6 +64,9 @@ from .soundboard import Soundboard
 from .toast import PANEL as TOAST_PANEL
 from .toast import Toast
 from .tracker import RETRY_WAKE, Outcome, Tracker
+
+if TYPE_CHECKING:
+    from .bus_api import BusApi
 
 __all__ = ["CueboardCore"]
 
@@ -112,12 +114,16 @@ class CueboardCore:
             register_command=self.controls.register_command,
             sounds_folder=self.folder.path, changed=self.changed,
         )  # fmt: skip
-        self.bus = BusApi(
-            self.tracker, self.board, self.prefs, self.backup, self.link, changed=self.changed
-        )
         self.panel_events = PanelEvents()
         for (panel, callback), handler in self._routes().items():
             self.panel_events.on(panel, callback)(handler)
+
+    @cached_property
+    def bus(self) -> BusApi:
+        from .bus_api import BusApi  # other extensions' requests: none before the first props
+
+        return BusApi(self.tracker, self.board, self.prefs, self.backup, self.link,
+                      changed=self.changed)  # fmt: skip
 
     @property
     def connected(self) -> bool:
@@ -359,8 +365,9 @@ class CueboardCore:
         """Favourites and the folders' order are known now: sort, bind the favourites and load
         them ahead (the scan may be in or not; when it comes in, it loads what is visible and
         the favourites too)."""
+        out = self.folder.prefs_settled(now)
         self.board.prefs_loaded()
-        return self.controls.register_favourites(now) + self.folder.load_ahead(now)
+        return out + self.controls.register_favourites(now) + self.folder.load_ahead(now)
 
     def _subscribe(self, now: float) -> list[Effect]:
         patterns = [f"ext.{self.link.ext_id}.cmd.*"]

@@ -38,6 +38,7 @@ class SoundsFolder:
         self._after_scan = after_scan
         self._changed = changed
         self.scanned_root: Path | None = None  # the folder the library was last scanned from
+        self._held: Scanned | None = None  # a scan in before the stored order
 
     def path(self) -> Path:
         configured = self._board.settings.sounds_folder
@@ -56,6 +57,9 @@ class SoundsFolder:
         return self.rescan("dash-tab")
 
     def on_scanned(self, scanned: Scanned, now: float) -> list[Effect]:
+        if self._board.prefs.loading:  # page 1 shows once, in the stored order: never reshuffled
+            self._held = scanned
+            return []
         library = scanned.library
         board = self._board
         out: list[Effect] = []
@@ -80,6 +84,11 @@ class SoundsFolder:
         missing = configured and not scanned.folder_exists
         board.folder_missing = str(library.root) if missing else None
         return out + self.load_ahead(now) + self._after_scan(now)
+
+    def prefs_settled(self, now: float) -> list[Effect]:
+        """The stored order is in (or its read failed): a scan held for it takes effect now."""
+        held, self._held = self._held, None
+        return [] if held is None else self.on_scanned(held, now)
 
     def load_ahead(self, now: float) -> list[Effect]:
         """The visible page changed (or the library): its icons and sounds come first."""

@@ -12,45 +12,21 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import anyio
 import anyio.to_process
 
-from cueboard.core.asset_table import AssetRef
 from cueboard.core.effects import DecodeIcons, Scan
-from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Put, Scanned
+from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Scanned
+from cueboard.workers.icon_job import decode_icon, warm_decoder
 from cueboard.workers.scan import scan
-from vxp.prepared import prepare
 
 log = logging.getLogger("cueboard.runtime")
 ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
 
 type Feed = Callable[[Input], None]
-
-
-def decode_icon(path: str) -> Decoded | str:
-    """Runs in the worker process: decode, then validate and serialise the ``assets.put``
-    there too, so the event loop only frames and writes it (bench/bench_latency.py)."""
-    from cueboard.workers.thumbnails import ThumbnailError, decode_file
-
-    try:
-        thumb = decode_file(Path(path))
-    except ThumbnailError as exc:
-        return f"{exc.kind}: {exc.reason}"
-    except OSError as exc:
-        return f"unreadable: {exc.strerror}"
-    still = _put(thumb.first_frame_only().put_params()) if thumb.animated else None
-    return _put(thumb.put_params()), still
-
-
-def warm_decoder() -> None:
-    """Runs in the worker process: import what decoding needs, so no icon pays for it."""
-    from cueboard.workers.thumbnails.warm import warm_up
-
-    warm_up()
 
 
 async def close_decode_workers(grace_s: float = 2.0) -> None:
@@ -74,14 +50,6 @@ async def close_decode_workers(grace_s: float = 2.0) -> None:
         for process in list(workers):
             with anyio.move_on_after(grace_s):  # a busy worker: aclose kills it, then waits
                 await process.aclose()
-
-
-def _put(params: Mapping[str, Any]) -> Put:
-    from vxp.models.assets import AssetPut
-
-    frames = len(params["frames"])
-    ref = AssetRef(params["key"], params["width"] * params["height"] * 4 * frames, frames)
-    return ref, prepare("assets", AssetPut(**params))
 
 
 class Workers:

@@ -3,9 +3,12 @@ plays, and a tie or worn-down halving gives the folder whole numbers again."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cueboard.core.effects import Send
 from cueboard.core.library import Sound
 from cueboard.core.ordering import move, ordered
 
@@ -45,6 +48,29 @@ def test_the_order_survives_a_restart_from_kv() -> None:
     second.connect()
     assert _order(second) == _order(first)
     assert _order(second)[0] == "06 Sound.wav" and _order(second)[-1] == "01 Sound.wav"
+
+
+def test_after_a_restart_page_1_shows_once_in_the_stored_order() -> None:
+    """A scan that comes in before the stored order is held until the order is read: the
+    board never holds the scan's order meanwhile (the overlay would show it, then reshuffle)."""
+    first = Driver(lib=library(*NAMES))
+    first.connect()
+    first.click("dash-tab", "move-sound", "06 Sound.wav", 1)
+    first.advance(1.0)
+    second = Driver(first.host, library(*NAMES))
+    while_reading: list[list[str]] = []
+    answer = first.host.answer
+
+    def noting(send: Send) -> Any:
+        if send.kind == "kv.get":
+            while_reading.append(_order(second))
+        return answer(send)
+
+    first.host.answer = noting
+    second.connect()
+    assert while_reading
+    assert all(not order or order[0] == "06 Sound.wav" for order in while_reading)
+    assert _order(second)[0] == "06 Sound.wav"
 
 
 def test_the_dash_tab_shows_the_place_of_the_selected_sound() -> None:

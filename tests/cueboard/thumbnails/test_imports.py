@@ -21,6 +21,18 @@ def test_asset_table_does_not_import_heavy_libraries() -> None:
     assert out.stdout.strip() == ""
 
 
+def test_the_icon_worker_job_module_leaves_the_core_models_behind() -> None:
+    """A worker imports the module of the job it runs: the icon jobs' module loads neither the
+    core's inputs and effects nor the SDK's event models, only what a decode needs."""
+    code = (
+        "import sys, cueboard.workers.icon_job;"
+        "mods = ('cueboard.core.inputs', 'cueboard.core.effects', 'vxp.models.events');"
+        "print(','.join(m for m in mods if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
 def _icons(directory: Path) -> list[Path]:
     """One local icon of each format the pipeline reads from images (clips need imageio)."""
     frames = [Image.new("RGBA", (40, 30), (i * 60, 0, 0, 255)) for i in range(3)]
