@@ -25,35 +25,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import wave
 from pathlib import Path
 from typing import Any
+
+from bench_launch import make_library
 
 TARGET_MS = 500.0
 REPO = Path(__file__).resolve().parent.parent
 VROSDEV = Path(sys.executable).with_name("vrosdev")
 LIBRARIES = {"60 sounds, 5 folders": (60, 5), "2,000 sounds, 40 folders": (2000, 40)}
-NAMES = (
-    "Hype Train Level {n}",
-    "拍手と歓声 {n}",
-    "🎉 Party Horn {n}",
-    "A very long sound name that goes on and on {n}",
-    "ボス戦のテーマ（ループ）{n}",
-)
-
-
-def make_library(root: Path, sounds: int, folders: int) -> None:
-    """Tiny silent WAVs (the scan sniffs headers; the host loads only what is asked)."""
-    silence = b"\0\0" * 480
-    for i in range(sounds):
-        folder = root / f"Folder {i % folders + 1:02d}"
-        folder.mkdir(parents=True, exist_ok=True)
-        name = NAMES[i % len(NAMES)].format(n=i // len(NAMES) + 1)
-        with wave.open(str(folder / f"{name}.wav"), "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(48000)
-            w.writeframes(silence)
 
 
 def first_page_names(root: Path) -> set[str]:
@@ -151,7 +131,7 @@ def main() -> None:
         contents: dict[str, Path] = {}
         for label, (sounds, folders) in LIBRARIES.items():
             contents[label] = work / f"content-{sounds}"
-            make_library(contents[label] / "Cueboard" / "Sounds", sounds, folders)
+            make_library(contents[label] / "Cueboard" / "Sounds", sounds, folders, icons=False)
         for _ in range(args.runs):
             for label, content in contents.items():
                 for host, delay in hosts.items():

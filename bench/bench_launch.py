@@ -68,8 +68,9 @@ def make_gif(path: Path, seed: int) -> None:
     frames[0].save(path, save_all=True, append_images=frames[1:], duration=80, loop=0)
 
 
-def make_library(root: Path, sounds: int, folders: int) -> None:
-    """Tiny silent WAVs (the scan sniffs headers); the first folder's sounds carry icons."""
+def make_library(root: Path, sounds: int, folders: int, *, icons: bool = True) -> None:
+    """Tiny silent WAVs (the scan sniffs headers); with ``icons``, the first folder's sounds
+    carry an animated GIF each."""
     silence = b"\0\0" * 480
     for i in range(sounds):
         folder = root / f"Folder {i % folders + 1:02d}"
@@ -80,7 +81,7 @@ def make_library(root: Path, sounds: int, folders: int) -> None:
             w.setsampwidth(2)
             w.setframerate(48000)
             w.writeframes(silence)
-        if i % folders == 0:
+        if icons and i % folders == 0:
             make_gif(folder / f"{name}.gif", i)
 
 
