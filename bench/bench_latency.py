@@ -34,7 +34,8 @@ the runtime's ``Shell.feed_event``, Cueboard's core and the outbox's writer task
 The loaded rows are also given without the samples during which an ``assets.put`` line (about
 2.6 MB of JSON) reached the host, which vrosdev parses and checks in this process.
 
-Targets (issue 6, "Tests and bench"): p99 under 2 ms idle, loaded p99 within 3x of idle.
+Targets: p99 under 2 ms idle (issue 6); loaded p99 within 2x of idle with the worker process
+and 3x with threads (issue 23, goal 4: the median of 5 runs).
 Timings are printed, never asserted.
 """
 
@@ -72,7 +73,7 @@ SOUNDS = 24  # two pages of 12
 ICON_SLOTS = [*range(2, 12), *range(14, 24)]  # 10 per page; slot 1 of each page keeps none
 ICON_SIZE, ICON_FRAMES = 512, 30
 TARGET_IDLE_P99_MS = 2.0
-TARGET_LOADED_RATIO = 3.0
+TARGET_LOADED_RATIO = {"process": 2.0, "thread": 3.0}  # issue 23, goal 4
 DECODE_ENV = "CUEBOARD_ICON_DECODE"
 STAMPS_ENV = "BENCH_LATENCY_STAMPS"
 WINDOW_TIMEOUT_S = 60.0
@@ -697,8 +698,8 @@ def main() -> int:
     for m in modes:
         ratio = Row.of("", loaded[m]).p99 / idle_row.p99
         print(
-            f"target: loaded p99 <= {TARGET_LOADED_RATIO:g}x idle, {names[m][:4]}: {ratio:.2f}x, "
-            f"{verdict(ratio <= TARGET_LOADED_RATIO)}"
+            f"target: loaded p99 <= {TARGET_LOADED_RATIO[m]:g}x idle, {names[m][:4]}: "
+            f"{ratio:.2f}x, {verdict(ratio <= TARGET_LOADED_RATIO[m])}"
         )
     traffic: Counter[str] = Counter()
     plays = 0

@@ -104,9 +104,11 @@ class Shell:
         match item:
             case HostEvent(event=event):
                 self.feed_event(event)
-            case Answered(tag=Send(ticket=ticket), result=result):
+            case Answered(tag=Send(ticket=ticket) as send, result=result):
+                self.outbox.answered(send)
                 self.feed(Reply(ticket, result))
-            case RequestFailed(tag=Send(ticket=ticket), error=error):
+            case RequestFailed(tag=Send(ticket=ticket) as send, error=error):
+                self.outbox.answered(send)
                 self.feed(Failure(ticket, failure_of(error)))
             case _:  # a tag the shell did not give: not ours
                 log.debug("an answer to no request of the core")
