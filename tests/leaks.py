@@ -7,10 +7,18 @@ greps what the suite left behind for every one of them. What it reads: every fil
 pytest's base temporary folder (every test's ``tmp_path``, so every transcript, state and kv
 file, the processes' output files), the output pytest captured of every test (``captured``,
 filled by tests/conftest.py), and vrosdev's default state folder where a run wrote into it.
+
+With several processes (pytest-xdist workers), each one knows only its own share, and the sweep
+must not run on a share. ``make test`` gives every run a ledger folder (``--leak-ledger``): each
+process appends its base temporary folder, the credentials it registers and what it captured to
+its own file there (``open_ledger``), and the sweep, a second pytest run after the workers, reads
+every file (``read_ledger``). The ledger holds the credentials themselves, so it lies outside
+every swept folder.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,6 +29,7 @@ from typing import Any
 
 _registered: dict[str, str] = {}
 captured: list[tuple[str, str]] = []  # (where, text): pytest's captured output of each test
+_ledger: Path | None = None  # this process's ledger file, once open_ledger ran
 SWEPT_BYTES = 64 * 1024 * 1024  # a larger file (a mixed WAV) is read up to this much
 
 
@@ -29,6 +38,7 @@ def register(value: str, kind: str) -> str:
     if len(value) < 8:
         raise ValueError("a credential this short would match by chance")
     _registered[value] = kind
+    _record({"secret": value, "kind": kind})
     return value
 
 
@@ -39,6 +49,56 @@ def registered() -> dict[str, str]:
 def capture(where: str, text: str) -> None:
     if text:
         captured.append((where, text))
+        _record({"where": where, "text": text})
+
+
+def _record(entry: dict[str, str]) -> None:
+    if _ledger is not None:
+        with _ledger.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry) + "\n")
+
+
+def open_ledger(folder: Path, root: Path) -> Path:
+    """From now on, write this process's share to a file of its own in ``folder``: ``root``
+    (its base temporary folder), then what was registered and captured so far, then each new
+    credential and capture as it comes. Returns the file."""
+    global _ledger
+    folder.mkdir(parents=True, exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _ledger = folder / f"{worker}-{os.getpid()}.jsonl"
+    _record({"root": str(root)})
+    for value, kind in _registered.items():
+        _record({"secret": value, "kind": kind})
+    for where, text in captured:
+        _record({"where": where, "text": text})
+    return _ledger
+
+
+@dataclass(frozen=True)
+class Shares:
+    """What every process that wrote to a ledger folder recorded."""
+
+    files: list[Path]
+    roots: list[Path]
+    secrets: dict[str, str]
+    captured: list[tuple[str, str]]
+
+
+def read_ledger(folder: Path) -> Shares:
+    files = sorted(folder.glob("*.jsonl"))
+    roots: list[Path] = []
+    found: dict[str, str] = {}
+    texts: list[tuple[str, str]] = []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            if "root" in entry:
+                roots.append(Path(entry["root"]))
+            elif "secret" in entry:
+                found[entry["secret"]] = entry["kind"]
+            else:
+                texts.append((entry["where"], entry["text"]))
+    return Shares(files, roots, found, texts)
 
 
 @dataclass(frozen=True)
@@ -48,13 +108,16 @@ class Hit:
 
 
 def files_under(roots: Iterable[Path]) -> Iterator[Path]:
+    """Each file once, also where one root lies inside another."""
+    seen: set[Path] = set()
     for root in roots:
         if not root.exists():
             continue
         for folder, _, names in os.walk(root):
             for name in names:
                 path = Path(folder) / name
-                if path.is_file() and not path.is_symlink():
+                if path not in seen and path.is_file() and not path.is_symlink():
+                    seen.add(path)
                     yield path
 
 
