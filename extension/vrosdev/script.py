@@ -257,15 +257,20 @@ class ScriptRunner:
             self.host.on_request.remove(watch)
 
     async def _settle(self, step: Step) -> None:
-        """Wait until the extension has gone quiet: what a person would wait for."""
+        """Wait until the extension has gone quiet: what a person would wait for. Quiet is no
+        frame for QUIET s, no load decoding, and the extension's process waiting, not running
+        (vrosdev.proc_state: a starved process is silent too)."""
+        from .proc_state import busy
+
         quiet = float(step.args[0]) if step.args else 0.5
         timeout = float(step.args[1]) if len(step.args) > 1 else 30.0
         recorder = self.host.recorder
         pending: set[str] = self.host.services.setdefault("audio_pending", set())
+        pid: int | None = self.host.services.get("extension_pid")
         with anyio.move_on_after(timeout) as scope:
             while True:
                 idle = time.monotonic() - recorder.last_frame_at
-                if idle >= quiet and not pending:
+                if idle >= quiet and not pending and (pid is None or not busy(pid)):
                     return
                 await anyio.sleep(max(0.05, quiet - idle))
         if scope.cancelled_caught:
