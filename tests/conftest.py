@@ -68,11 +68,16 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The leak sweep runs after everything else collected, whatever order the paths came in.
-    A pytest-xdist worker holds only its share of the run: there the sweep is skipped, and runs
-    as a run of its own after the workers (make test)."""
+
+    On pytest-xdist workers, the files with slow tests come first (in their collected order,
+    then the others in theirs): the workers take files in this order, and a long file taken
+    last would leave the other worker idle. A worker holds only its share of the run: there
+    the sweep is skipped, and runs as a run of its own after the workers (make test)."""
     sweep = [item for item in items if item.nodeid.startswith(LEAK_SWEEP)]
     items[:] = [item for item in items if not item.nodeid.startswith(LEAK_SWEEP)] + sweep
     if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow = {_scope(item.nodeid) for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: _scope(item.nodeid) not in slow)
         skip = pytest.mark.skip(
             reason="the leak sweep never runs on one worker's share: run it after the suite "
             "(make test: pytest tests/zz_sweep --leak-ledger DIR)"
@@ -82,3 +87,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 LEAK_SWEEP = "tests/zz_sweep/test_leak_sweep.py"
+# Folders whose tests share session fixtures worth building once (a wheelhouse and a bundle):
+# one worker runs all of each.
+ONE_WORKER_FOLDERS = ("tests/packaging/",)
+
+
+def _scope(nodeid: str) -> str:
+    """What one worker runs together: a file, or a whole folder of ``ONE_WORKER_FOLDERS``."""
+    path = nodeid.split("::", 1)[0]
+    return next((folder for folder in ONE_WORKER_FOLDERS if path.startswith(folder)), path)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under ``--dist loadfile``, workers take whole scopes (``_scope``): a module's fixtures are
+    built once. Other ``--dist`` modes are left to pytest-xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByScope(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    return ByScope(config, log)
