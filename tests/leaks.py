@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -121,12 +122,53 @@ def files_under(roots: Iterable[Path]) -> Iterator[Path]:
                     yield path
 
 
+_WORD = re.compile(rb"[A-Za-z0-9_\-]+")  # the characters of a URL-safe token
+ANCHOR_MIN = 8
+
+
+class Finder:
+    """Which of many values occur in some bytes, in about one pass.
+
+    Looking for each value in turn reads the suite's leftovers once per launch token (hundreds
+    of passes over hundreds of megabytes). Instead each value is known by its anchor, its
+    longest run of URL-safe characters (a whole launch token; a URL's longest part): one regular
+    expression finds the runs at least as long as the shortest anchor, a run's windows are
+    looked up by anchor, and only a value whose anchor is there is looked for in full. A value
+    with no anchor of ``ANCHOR_MIN`` characters is looked for in full every time."""
+
+    def __init__(self, values: Iterable[bytes]) -> None:
+        self._by_anchor: dict[int, dict[bytes, list[bytes]]] = {}
+        self._plain: list[bytes] = []
+        for value in values:
+            anchor = max(_WORD.findall(value), key=len, default=b"")
+            if len(anchor) < ANCHOR_MIN:
+                self._plain.append(value)
+            else:
+                self._by_anchor.setdefault(len(anchor), {}).setdefault(anchor, []).append(value)
+        shortest = min(self._by_anchor, default=ANCHOR_MIN)
+        self._runs = re.compile(rb"[A-Za-z0-9_\-]{%d,}" % shortest)
+
+    def found(self, data: bytes) -> set[bytes]:
+        out = {value for value in self._plain if value in data}
+        if not self._by_anchor:
+            return out
+        for run in self._runs.finditer(data):
+            word = run.group()
+            for length, anchors in self._by_anchor.items():
+                for i in range(len(word) - length + 1):
+                    for value in anchors.get(word[i : i + length], ()):
+                        if value in data:
+                            out.add(value)
+        return out
+
+
 def sweep(
     roots: Iterable[Path], texts: Sequence[tuple[str, str]], secrets: dict[str, str]
 ) -> list[Hit]:
     """Every (place, kind) where a registered value occurs: in files, as UTF-8 bytes, and in the
     captured texts."""
-    needles = [(value.encode(), kind) for value, kind in secrets.items()]
+    kinds = {value.encode(): kind for value, kind in secrets.items()}
+    finder = Finder(kinds)
     hits: list[Hit] = []
     for path in files_under(roots):
         try:
@@ -134,9 +176,10 @@ def sweep(
                 data = f.read(SWEPT_BYTES)
         except OSError:
             continue
-        hits += [Hit(str(path), kind) for needle, kind in needles if needle in data]
+        hits += [Hit(str(path), kinds[value]) for value in sorted(finder.found(data))]
     for where, text in texts:
-        hits += [Hit(where, kind) for value, kind in secrets.items() if value in text]
+        found = finder.found(text.encode(errors="surrogateescape"))
+        hits += [Hit(where, kinds[value]) for value in sorted(found)]
     return hits
 
 
