@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 _registered: dict[str, str] = {}
 captured: list[tuple[str, str]] = []  # (where, text): pytest's captured output of each test
 _ledger: Path | None = None  # this process's ledger file, once open_ledger ran
@@ -123,6 +125,8 @@ def files_under(roots: Iterable[Path]) -> Iterator[Path]:
 
 
 _WORD = re.compile(rb"[A-Za-z0-9_\-]+")  # the characters of a URL-safe token
+_TOKEN_BYTE = np.zeros(256, dtype=np.bool_)
+_TOKEN_BYTE[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")] = True
 ANCHOR_MIN = 8
 
 
@@ -131,34 +135,39 @@ class Finder:
 
     Looking for each value in turn reads the suite's leftovers once per launch token (hundreds
     of passes over hundreds of megabytes). Instead each value is known by its anchor, its
-    longest run of URL-safe characters (a whole launch token; a URL's longest part): one regular
-    expression finds the runs at least as long as the shortest anchor, a run's windows are
-    looked up by anchor, and only a value whose anchor is there is looked for in full. A value
-    with no anchor of ``ANCHOR_MIN`` characters is looked for in full every time."""
+    longest run of URL-safe characters (a whole launch token; a URL's longest part): the runs of
+    URL-safe bytes at least as long as the shortest anchor are found with numpy, each position
+    in them is looked up by the anchors' first characters, and only a value whose anchor starts
+    there is looked for in full. A value with no anchor of ``ANCHOR_MIN`` characters is looked
+    for in full every time."""
 
     def __init__(self, values: Iterable[bytes]) -> None:
-        self._by_anchor: dict[int, dict[bytes, list[bytes]]] = {}
+        anchored: list[tuple[bytes, bytes]] = []
         self._plain: list[bytes] = []
         for value in values:
             anchor = max(_WORD.findall(value), key=len, default=b"")
             if len(anchor) < ANCHOR_MIN:
                 self._plain.append(value)
             else:
-                self._by_anchor.setdefault(len(anchor), {}).setdefault(anchor, []).append(value)
-        shortest = min(self._by_anchor, default=ANCHOR_MIN)
-        self._runs = re.compile(rb"[A-Za-z0-9_\-]{%d,}" % shortest)
+                anchored.append((anchor, value))
+        self._prefix = min((len(anchor) for anchor, _ in anchored), default=0)
+        self._by_prefix: dict[bytes, list[bytes]] = {}
+        for anchor, value in anchored:
+            self._by_prefix.setdefault(anchor[: self._prefix], []).append(value)
 
     def found(self, data: bytes) -> set[bytes]:
         out = {value for value in self._plain if value in data}
-        if not self._by_anchor:
+        if not self._by_prefix or len(data) < self._prefix:
             return out
-        for run in self._runs.finditer(data):
-            word = run.group()
-            for length, anchors in self._by_anchor.items():
-                for i in range(len(word) - length + 1):
-                    for value in anchors.get(word[i : i + length], ()):
-                        if value in data:
-                            out.add(value)
+        token = _TOKEN_BYTE[np.frombuffer(data, dtype=np.uint8)].view(np.int8)
+        edges = np.diff(token, prepend=np.int8(0), append=np.int8(0))
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        long_enough = ends - starts >= self._prefix
+        for lo, hi in zip(starts[long_enough].tolist(), ends[long_enough].tolist(), strict=True):
+            for i in range(lo, hi - self._prefix + 1):
+                for value in self._by_prefix.get(data[i : i + self._prefix], ()):
+                    if value in data:
+                        out.add(value)
         return out
 
 
