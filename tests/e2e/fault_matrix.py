@@ -26,8 +26,32 @@ from tests import leaks
 
 from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
 
-__all__ = ["Case", "Outcome", "Transcript", "cases", "codes_for", "run_all"]
+__all__ = ["Case", "Outcome", "Transcript", "cases", "codes_for", "run_all", "startup_cases"]
 UNKNOWN_CODE = "matrix_unknown_code"
+# The start-up matrix (tests/e2e/test_startup_faults.py): every request kind Cueboard sends
+# during start-up, its first request answered with each documented code and these.
+STARTUP = [
+    ("settings", "list"),
+    ("commands", "register"),
+    ("audio", "pre_arm"),
+    ("assets", "put"),
+    ("panel", "props"),
+    ("bus", "subscribe"),
+    ("kv", "list"),
+    ("kv", "get"),
+    ("kv", "set"),
+    ("audio", "load"),
+]
+STARTUP_EXTRA = ("-32603", "-32602", "startup_unknown_code", "result:from_a_newer_host")
+# Final verdicts on slot 1 itself: its file (the first load) or its command's name (the first
+# register): it is rightly not played, until the file changes or the next connection.
+SLOT_1_VERDICTS = {
+    ("audio", "load"): {"not_found", "undecodable", "too_long", "-32602"},
+    ("commands", "register"): {"invalid_name", "-32602"},
+}
+# Props are paced diffs, not one request per cause: how many frames carry them depends on
+# timing as much as on retries, so their bound is the fault matrix's slack, not a retry count.
+PACED = {("panel", "props"): 10}
 # --quick: the one code per namespace a host is most likely to answer (the spec's "retry" for
 # assets; the player's failure for media); the others have ``internal``.
 QUICK_CODES = {"assets": "budget_full", "media": "open_failed", "face": "unsupported"}
@@ -184,6 +208,15 @@ def cases(pairs: Iterable[tuple[str, str]], *, quick: bool = False) -> list[Case
             for mode in ("1", f"{WINDOW_S:g}s"):
                 out.append((method, op, code, mode))
     return out
+
+
+def startup_cases() -> list[tuple[str, str, str]]:
+    """Every start-up kind x its namespace's documented codes and :data:`STARTUP_EXTRA`."""
+    return [
+        (method, op, code)
+        for method, op in STARTUP
+        for code in (*codes_for(method), *STARTUP_EXTRA)
+    ]
 
 
 def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:

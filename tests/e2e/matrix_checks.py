@@ -15,6 +15,7 @@ asset key before its put answered ``ok`` on that connection (docs/protocol-notes
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections import Counter
@@ -294,7 +295,8 @@ def user_asked(t: Transcript, at: float, within: float = USER_WITHIN_S) -> bool:
     )
 
 
-def _catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
+@functools.cache
+def catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
     """Each locale's messages as patterns: literal text kept, ``{placeholders}`` any text.
     A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
     out: dict[str, list[re.Pattern[str]]] = {}
@@ -327,7 +329,7 @@ def status_notice_after(t: Transcript, at: float, within: float = 2.0) -> bool:
     for x in t.lines:
         if str(x.get("note", "")).startswith("script: locale ") and x["t"] <= at:
             locale = str(x["note"]).removeprefix("script: locale ").strip()
-    catalog = _catalog_patterns().get(locale, [])
+    catalog = catalog_patterns().get(locale, [])
     shown: list[str] = []  # the status line's value at ``at``, then every change until the end
     for ts, frame in t.requests():
         if ts > at + within or pair_of(frame) != ("panel", "props"):
