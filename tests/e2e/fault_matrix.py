@@ -8,7 +8,8 @@ request only (``@1``), and every request for 3 s (``@3s``). Each run is ``vrosde
 person would start it, one process per run, several at once.
 
 ``python -m tests.e2e.fault_matrix`` runs the whole matrix and the chaos seeds and prints every
-failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a bounded sample.
+failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a sample of the wiring, and
+every cell's decision is checked in memory (tests/cueboard/core/test_fault_decisions.py).
 """
 
 from __future__ import annotations
@@ -18,15 +19,36 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
+
+import anyio
+import anyio.to_thread
 
 from tests import leaks
 
-from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
+from .matrix_checks import (
+    MAX_RETRIES,
+    REPO,
+    WINDOW_S,
+    Case,
+    Outcome,
+    Transcript,
+    check_case,
+    check_seed,
+)
 
-__all__ = ["Case", "Outcome", "Transcript", "cases", "codes_for", "run_all", "startup_cases"]
+__all__ = [
+    "MAX_RETRIES",
+    "Case",
+    "Outcome",
+    "Transcript",
+    "cases",
+    "codes_for",
+    "run_all",
+    "startup_cases",
+]
 UNKNOWN_CODE = "matrix_unknown_code"
 # The start-up matrix (tests/e2e/test_startup_faults.py): every request kind Cueboard sends
 # during start-up, its first request answered with each documented code and these.
@@ -180,7 +202,10 @@ def run_vrosdev(
 
 
 def baseline(work: Path, content_root: Path) -> Transcript:
-    code, output, transcript = run_vrosdev(work / "baseline", session_script() + TAIL, content_root)
+    return check_baseline(*run_vrosdev(work / "baseline", session_script() + TAIL, content_root))
+
+
+def check_baseline(code: int, output: str, transcript: Transcript) -> Transcript:
     if code != 0 or "Traceback" in output:
         raise RuntimeError(f"the baseline session failed (exit {code}):\n{output[-3000:]}")
     unput = transcript.named_before_put()
@@ -219,16 +244,40 @@ def startup_cases() -> list[tuple[str, str, str]]:
     ]
 
 
-def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
+def launch_case(work: Path, content_root: Path, case: Case) -> Outcome:
+    """One fault's run, not yet judged (:func:`check_case` needs the baseline)."""
     method, op, code, mode = case
     name = f"{method}.{op}={code}@{mode}"
     folder = work / name.replace("/", "_").replace("=", "_").replace("@", "_")
     rc, output, transcript = run_vrosdev(
         folder, session_script() + TAIL, content_root, ["--fault", name]
     )
-    out = Outcome(case, rc, output, transcript)
+    return Outcome(case, rc, output, transcript)
+
+
+def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
+    out = launch_case(work, content_root, case)
     check_case(out, case, base)
     return out
+
+
+def concurrently[T](jobs: Sequence[Callable[[], T]], limit: int) -> list[T]:
+    """Every job (each waits on a vrosdev and a Cueboard process), ``limit`` at once, in one
+    anyio task group; the results in the jobs' order."""
+
+    async def main() -> list[T]:
+        limiter = anyio.CapacityLimiter(limit)
+        results: dict[int, T] = {}
+
+        async def one(n: int, job: Callable[[], T]) -> None:
+            results[n] = await anyio.to_thread.run_sync(job, limiter=limiter)
+
+        async with anyio.create_task_group() as tg:
+            for n, job in enumerate(jobs):
+                tg.start_soon(one, n, job)
+        return [results[n] for n in range(len(jobs))]
+
+    return anyio.run(main)
 
 
 def chaos_script(short: bool = False) -> str:
@@ -271,15 +320,19 @@ def run_all(
     short_seeds: bool = False,
 ) -> list[Outcome]:
     """Every case and seed, ``jobs`` at a time; ``report`` hears each as it finishes."""
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_case, work, content_root, c, base) for c in cases_]
-        futures += [pool.submit(run_seed, work, content_root, s, short_seeds) for s in seeds]
-        outcomes: list[Outcome] = []
-        for future in as_completed(futures):
-            outcomes.append(future.result())
+
+    def judged(run: Callable[[], Outcome]) -> Callable[[], Outcome]:
+        def job() -> Outcome:
+            out = run()
             if report is not None:
-                report(outcomes[-1])
-        return outcomes
+                report(out)
+            return out
+
+        return job
+
+    runs = [partial(run_case, work, content_root, c, base) for c in cases_]
+    runs += [partial(run_seed, work, content_root, s, short_seeds) for s in seeds]
+    return concurrently([judged(r) for r in runs], jobs)
 
 
 def _print(out: Outcome) -> None:
