@@ -34,7 +34,7 @@ SAMPLE: list[fm.Case] = [
     ("audio", "load", "undecodable", "3s"),  # files refused for good: another slot plays
 ]
 SEEDS = list(range(3))
-JOBS = 6  # runs at once: each mostly waits on its script's pauses
+JOBS = 1 + len(SAMPLE) + len(SEEDS)  # all at once: each mostly waits on its script's pauses
 
 
 @pytest.fixture(scope="module")

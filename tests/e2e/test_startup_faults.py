@@ -48,7 +48,7 @@ SAMPLE: list[tuple[str, str, str]] = [
     ("kv", "list", "-32603"),  # a read, retried
     ("panel", "props", "internal"),  # paced props
 ]
-JOBS = 6  # runs at once (each is a vrosdev and a Cueboard process, mostly waiting)
+JOBS = 1 + len(SAMPLE)  # all at once (each a vrosdev and a Cueboard process, mostly waiting)
 
 type Result = tuple[int, str, Counter[tuple[str, str]], list[str]]
 
