@@ -255,6 +255,16 @@ def launch_case(work: Path, content_root: Path, case: Case) -> Outcome:
     return Outcome(case, rc, output, transcript)
 
 
+def launch_together(work: Path, content_root: Path, cases_: Sequence[Case]) -> list[Outcome]:
+    """Several faults on different request kinds in one run, each judged on its own kind's
+    requests (:func:`check_case`): one launch exercises several wiring paths."""
+    names = [f"{m}.{o}={c}@{mode}" for m, o, c, mode in cases_]
+    folder = work / "+".join(f"{m}.{o}" for m, o, _, _ in cases_)
+    options = [x for name in names for x in ("--fault", name)]
+    rc, output, transcript = run_vrosdev(folder, session_script() + TAIL, content_root, options)
+    return [Outcome(case, rc, output, transcript) for case in cases_]
+
+
 def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
     out = launch_case(work, content_root, case)
     check_case(out, case, base)
@@ -280,14 +290,21 @@ def concurrently[T](jobs: Sequence[Callable[[], T]], limit: int) -> list[T]:
     return anyio.run(main)
 
 
+# A chaos host delays an answer up to 1 s: quiet for longer than that, every answer is in (the
+# registrations before a press, the press's own before the oversized frame), however busy the
+# machine.
+CHAOS_QUIET_S = 1.2
+
+
 def chaos_script(short: bool = False) -> str:
     """The baseline session (``short``: start-up, a few presses and the media deck), then a
     press of slot 1 and the oversized last frame."""
-    end = "invoke play-slot-1\nsleep 0.5\nchaos-end\nsettle\n"
+    end = f"invoke play-slot-1\nsettle {CHAOS_QUIET_S:g}\nchaos-end\nsettle\n"
     if not short:
         return session_script() + end
     url = leaks.register(MEDIA_URL.format(n=1), "media URL (fault matrix)")
-    steps = ["settle 0.5 30", "show overlay", "settle", "invoke play-slot-1", "sleep 0.2"]
+    quiet = f"settle {CHAOS_QUIET_S:g}"
+    steps = [f"{quiet} 30", "show overlay", quiet, "invoke play-slot-1", "sleep 0.2"]
     steps += ["invoke play-slot-2", 'click overlay play-sound ["Effects/Ding.wav"]']
     steps += [f'click overlay media-open ["{url}", "Matrix stream"]', "settle 0.5"]
     return "\n".join(steps) + "\n" + end

@@ -211,14 +211,14 @@ def played_after(t: Transcript, start: str, end: str | None) -> bool:
 
 def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     method, op, code, _ = case
+    pair = (method, op)
     t = out.transcript
     check_common(out)
-    faults = t.injected("fault")
+    faults = [(ts, f) for ts, f in t.injected("fault") if (f.get("method"), f.get("op")) == pair]
     if not faults:
         out.problems.append("the faulted request was never sent")
         return
     first_t = faults[0][0]
-    pair = (method, op)
     # Retries: the same request sent more often than in the baseline session.
     base_counts = Counter(request_key(f) for _, f in base.requests() if pair_of(f) == pair)
     counts = Counter(request_key(f) for _, f in t.requests() if pair_of(f) == pair)

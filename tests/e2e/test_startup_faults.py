@@ -4,12 +4,12 @@ wiring, on the real process.
 Every start-up kind x its namespace's documented codes, -32603, -32602, a code no version knows
 and a result tag from a newer host is decided in memory against the core
 (tests/cueboard/core/test_fault_decisions.py, ``fault_matrix.startup_cases``). Here a sample,
-one run per way a first answer can be wrong (a domain code on the first request after welcome,
+one case per way a first answer can be wrong (a domain code on the first request after welcome,
 a verdict on slot 1's own command, a newer host's result tag, a retried read, paced props),
-launched together with a healthy start-up: Cueboard must
-print no traceback, stay up (the run ends with ``shutting_down`` and exit 0), send that request
-at most 3 more times than a healthy start-up does, and play slot 1 when the user presses it
-afterwards (unless the fault was a verdict on slot 1's own file or command).
+faults on different kinds sharing a launch, all launched together with a healthy start-up:
+Cueboard must print no traceback, stay up (the run ends with ``shutting_down`` and exit 0),
+send that request at most 3 more times than a healthy start-up does, and play slot 1 when the
+user presses it afterwards (unless the fault was a verdict on slot 1's own file or command).
 """
 
 from __future__ import annotations
@@ -41,13 +41,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 # Quiet for RETRY_FAILED_AFTER_S: start-up is over, and a press no longer answers at once with
 # the failure its sound's load just met (core/loading.py).
 SCRIPT = f"settle {RETRY_FAILED_AFTER_S:g} 30\ninvoke play-slot-1\nsleep 0.5\n"
-SAMPLE: list[tuple[str, str, str]] = [
-    ("settings", "list", "no_such_key"),  # the first request after welcome
-    ("commands", "register", "invalid_name"),  # a verdict on slot 1's own command
-    ("audio", "load", "result:from_a_newer_host"),  # a result tag this SDK does not know
-    ("kv", "list", "-32603"),  # a read, retried
-    ("panel", "props", "internal"),  # paced props
+# Each group is one launch: faults on different kinds, each judged on its own kind; a verdict
+# on slot 1's own command runs alone (slot 1 does not play after it).
+SAMPLE: list[list[tuple[str, str, str]]] = [
+    [
+        ("settings", "list", "no_such_key"),  # the first request after welcome
+        ("audio", "load", "result:from_a_newer_host"),  # a result tag this SDK does not know
+        ("kv", "list", "-32603"),  # a read, retried
+        ("panel", "props", "internal"),  # paced props
+    ],
+    [("commands", "register", "invalid_name")],  # a verdict on slot 1's own command
 ]
+CASES = [case for group in SAMPLE for case in group]
 JOBS = 1 + len(SAMPLE)  # all at once (each a vrosdev and a Cueboard process, mostly waiting)
 
 type Result = tuple[int, str, Counter[tuple[str, str]], list[str]]
@@ -78,11 +83,12 @@ def results(
     """The healthy start-up and every sampled fault, :data:`JOBS` at a time."""
     work = tmp_path_factory.mktemp("startup-faults")  # short: sockets live under it
     jobs: list[Callable[[], Result]] = [partial(_run, work / "h", content, [])]
-    for n, (method, op, code) in enumerate(SAMPLE):
-        fault = ["--fault", f"{method}.{op}={code}@1"]
-        jobs.append(partial(_run, work / str(n), content, fault))
+    for n, group in enumerate(SAMPLE):
+        faults = [x for m, o, code in group for x in ("--fault", f"{m}.{o}={code}@1")]
+        jobs.append(partial(_run, work / str(n), content, faults))
     healthy, *faulted = concurrently(jobs, JOBS)
-    return healthy, dict(zip(SAMPLE, faulted, strict=True))
+    pairs = zip(SAMPLE, faulted, strict=True)
+    return healthy, {case: run for group, run in pairs for case in group}
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +103,11 @@ def test_every_start_up_request_kind_is_covered(healthy: Counter[tuple[str, str]
     """A request kind added to start-up shows up here, so it gets its faults too (in memory)."""
     assert set(healthy) - {("audio", "play"), ("bus", "publish")} <= set(STARTUP)
     assert set(STARTUP) - {("kv", "get")} <= set(healthy)  # kv.get: only with stored records
-    assert set(SAMPLE) <= set(startup_cases())
+    assert set(CASES) <= set(startup_cases())
 
 
 @pytest.mark.parametrize(
-    ("method", "op", "code"), [pytest.param(*c, id=f"{c[0]}.{c[1]}={c[2]}") for c in SAMPLE]
+    ("method", "op", "code"), [pytest.param(*c, id=f"{c[0]}.{c[1]}={c[2]}") for c in CASES]
 )
 def test_a_wrong_first_answer_at_start_up_neither_crashes_nor_storms(
     method: str,
