@@ -33,6 +33,7 @@ from typing import Any
 
 from cueboard.core.effects import HostFailure
 from cueboard.core.policy import Action, Rule, rule_for
+from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
 
 REPO = Path(__file__).resolve().parents[2]
 WINDOW_S = 3.0
@@ -322,13 +323,16 @@ def got_it_after(t: Transcript, faulted: dict[str, Any], at: float, until: float
 
 @functools.cache
 def catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
-    """Each locale's messages as patterns: literal text kept, ``{placeholders}`` any text.
+    """Each locale's messages as patterns: literal text kept (redacted as the transcript is),
+    ``{placeholders}`` any text.
     A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
     out: dict[str, list[re.Pattern[str]]] = {}
     for path in (REPO / "extension" / "cueboard" / "runtime" / "locales").glob("*.json"):
         patterns: list[re.Pattern[str]] = []
         for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
-            parts = re.split(r"\{[^{}]*\}", value)
+            # as the transcript shows it: a scheme in a message ("https://, rtmp://") is
+            # redacted like a URL
+            parts = [URL_PATTERN.sub(URL_PLACEHOLDER, p) for p in re.split(r"\{[^{}]*\}", value)]
             if sum(len(p.strip()) for p in parts) < 3:
                 continue
             patterns.append(re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL))

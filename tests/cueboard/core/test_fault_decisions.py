@@ -33,6 +33,7 @@ from cueboard.core.policy import (
 )
 from tests.e2e import fault_matrix as fm
 from tests.e2e.matrix_checks import EXTRA_REQUESTS, REFUSED_FOR_GOOD, USER_PAIRS, catalog_patterns
+from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
 
 from .fakehost import Driver, library
 from .matrix_session import (
@@ -101,10 +102,11 @@ def _status_texts(run: Run, start: float, end: float) -> list[tuple[float, str]]
 
 def _in_their_language(run: Run, shown: list[tuple[float, str]]) -> bool:
     """Some text is a message of the catalog of the locale the person had when it showed."""
-    patterns = catalog_patterns()
+    patterns = catalog_patterns()  # as a transcript shows them: a scheme redacted like a URL
     for t, text in shown:
         locale = "ja-JP" if t >= run.locale_at else "en-US"
-        if text and any(p.fullmatch(text) for p in patterns[locale]):
+        redacted = URL_PATTERN.sub(URL_PLACEHOLDER, text)
+        if text and any(p.fullmatch(redacted) for p in patterns[locale]):
             return True
     return False
 
