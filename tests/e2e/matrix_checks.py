@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cueboard.core.effects import HostFailure
-from cueboard.core.policy import Action, Rule, rule_for
+from cueboard.core.policy import Rule, rule_for
 from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
 
 REPO = Path(__file__).resolve().parents[2]
@@ -246,15 +246,16 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     until = t.note_time(TAIL_STEP, last=True)
     asked = {id(f) for _, f in persons(t)}
     sent = {f.get("id"): f for _, f in t.requests()}
-    lost = rule_of(method, op, code).action is Action.LOST
+    silent = rule_of(method, op, code).notice is None  # the row has nothing to tell
     for ts, injected in faults:
         frame = sent.get(injected.get("id"))
         if pair not in USER_PAIRS or frame is None or id(frame) not in asked:
             continue
         if got_it_after(t, frame, ts, until):
             continue
-        if lost:  # the host says the session is gone: nothing to tell (a reload opens it
-            continue  # again, checked in memory: an injected fault leaves the session held)
+        if silent:  # a stop of a sound the host no longer has, a session already gone (a
+            continue  # reload opens it again: checked in memory, as an injected fault leaves
+            # the session held here)
         if not status_notice_after(t, ts, until):
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")

@@ -22,17 +22,15 @@ from cueboard.core.effects import HostFailure, Send
 from cueboard.core.inputs import Reply
 from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from cueboard.core.pacing import PRESSES_PER_S
-from cueboard.core.policy import (
-    FIRST_DELAY_S,
-    JITTER,
-    MAX_DELAY_S,
-    MAX_RETRIES,
-    Action,
-    Rule,
-    rule_for,
-)
+from cueboard.core.policy import FIRST_DELAY_S, JITTER, MAX_DELAY_S, Action, Rule, rule_for
 from tests.e2e import fault_matrix as fm
-from tests.e2e.matrix_checks import EXTRA_REQUESTS, REFUSED_FOR_GOOD, USER_PAIRS, catalog_patterns
+from tests.e2e.matrix_checks import (
+    EXTRA_REQUESTS,
+    MAX_RETRIES,  # the matrix's bound, not the policy's: a policy allowing more fails here
+    REFUSED_FOR_GOOD,
+    USER_PAIRS,
+    catalog_patterns,
+)
 from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
 
 from .fakehost import Driver, library
@@ -98,6 +96,13 @@ def _status_texts(run: Run, start: float, end: float) -> list[tuple[float, str]]
                     shown = []
                 shown.append((t, str(value.model_dump()["v"])))
     return shown
+
+
+def _status_keys(run: Run, start: float, end: float) -> list[str]:
+    """The status line's catalog key at ``start`` and every key it took until ``end``."""
+    statuses = run.driver.statuses
+    before = [key for at, key in statuses if at <= start][-1:]
+    return [k for k in before + [key for at, key in statuses if start < at <= end] if k]
 
 
 def _in_their_language(run: Run, shown: list[tuple[float, str]]) -> bool:
@@ -208,14 +213,19 @@ def test_every_cell_gets_its_rows_decision_without_a_crash_or_a_storm(
         )
         if not s.user_asked or (s.namespace, s.op) not in USER_PAIRS or got:
             continue
-        if rule.action is Action.LOST:  # the host no longer has the session: nothing to tell
-            if kind == "media.reload":  # the slot opens its new stream instead
-                assert _opened_after(host, t), "a reload of a lost session did not open again"
-            continue
+        if rule.action is Action.LOST and kind == "media.reload":  # the session is gone: the
+            assert _opened_after(host, t), "a reload of a lost session did not open again"
+        if rule.notice is None:  # the row has nothing to tell (a stop of a sound the host no
+            continue  # longer has, a session already gone, an open reconciled from snapshots)
         if s.ticket in {x.ticket for at, x in faulted if at < t}:
             continue  # a retry of one already judged
         shown = _status_texts(run, t, t + NOTICE_WITHIN_S)
         assert _in_their_language(run, shown), f"no notice for the person's {kind} at {t:.2f}"
+        keys = _status_keys(run, t, t + NOTICE_WITHIN_S)
+        if kind.startswith("media."):  # the deck words its own, naming the slot
+            assert any(k.startswith("media.") for k in keys), keys
+        else:  # the row's own notice, not some other one that happened to be showing
+            assert rule.notice in keys, (rule.notice, keys)
 
     # The function is back: slot 1 plays after the window (another slot, or none left to play,
     # when the faulted load refused a file for good).
