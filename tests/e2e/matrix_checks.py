@@ -27,6 +27,7 @@ import functools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,7 +257,7 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
         if silent:  # a stop of a sound the host no longer has, a session already gone (a
             continue  # reload opens it again: checked in memory, as an injected fault leaves
             # the session held here)
-        if not status_notice_after(t, ts, until):
+        if not status_notice_after(t, ts, until, expected_notice(method, op, code)):
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")
             break
@@ -323,20 +324,25 @@ def got_it_after(t: Transcript, faulted: dict[str, Any], at: float, until: float
 
 
 @functools.cache
-def catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
-    """Each locale's messages as patterns: literal text kept (redacted as the transcript is),
-    ``{placeholders}`` any text.
+def catalog_patterns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """Each locale's messages as (key, pattern): literal text kept (redacted as the transcript
+    is), ``{placeholders}`` any text.
     A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
-    out: dict[str, list[re.Pattern[str]]] = {}
+    out: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
     for path in (REPO / "extension" / "cueboard" / "runtime" / "locales").glob("*.json"):
-        patterns: list[re.Pattern[str]] = []
-        for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
-            # as the transcript shows it: a scheme in a message ("https://, rtmp://") is
-            # redacted like a URL
-            parts = [URL_PATTERN.sub(URL_PLACEHOLDER, p) for p in re.split(r"\{[^{}]*\}", value)]
-            if sum(len(p.strip()) for p in parts) < 3:
-                continue
-            patterns.append(re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL))
+        patterns: list[tuple[str, re.Pattern[str]]] = []
+        catalog: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        for key, data in catalog.items():
+            for value in _strings(data):
+                # as the transcript shows it: a scheme in a message ("https://, rtmp://") is
+                # redacted like a URL
+                parts = [
+                    URL_PATTERN.sub(URL_PLACEHOLDER, p) for p in re.split(r"\{[^{}]*\}", value)
+                ]
+                if sum(len(p.strip()) for p in parts) < 3:
+                    continue
+                pattern = re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL)
+                patterns.append((key, pattern))
         out[path.stem] = patterns
     return out
 
@@ -351,10 +357,21 @@ def _strings(data: Any) -> list[str]:
     return []
 
 
-def status_notice_after(t: Transcript, at: float, until: float | None) -> bool:
-    """The overlay's status line shows a message of the catalog of the locale current when it
-    was sent, at ``at`` or at any change after it and before ``until`` (a notice already
-    showing counts: Cueboard need not send the same text again)."""
+def expected_notice(method: str, op: str, code: str) -> Callable[[str], bool]:
+    """Which catalog keys tell the person about this failure: the row's own notice, or for the
+    deck (which words its own, naming the slot) any of its ``media.`` messages."""
+    if method == "media":
+        return lambda key: key.startswith("media.")
+    notice = rule_of(method, op, code).notice
+    return lambda key: key == notice
+
+
+def status_notice_after(
+    t: Transcript, at: float, until: float | None, wanted: Callable[[str], bool] = bool
+) -> bool:
+    """The overlay's status line shows a ``wanted`` message of the catalog of the locale
+    current when it was sent, at ``at`` or at any change after it and before ``until`` (the
+    same notice already showing counts: Cueboard need not send the same text again)."""
     locales = [
         (x["t"], str(x["note"]).removeprefix("script: locale ").strip())
         for x in t.lines
@@ -374,7 +391,7 @@ def status_notice_after(t: Transcript, at: float, until: float | None) -> bool:
                 shown.append((ts, str(value.get("v", ""))))
     for ts, text in shown:
         locale = ([name for when, name in locales if when <= ts] or ["en-US"])[-1]
-        if text and any(p.fullmatch(text) for p in catalogs.get(locale, [])):
+        if text and any(wanted(k) and p.fullmatch(text) for k, p in catalogs.get(locale, [])):
             return True
     return False
 

@@ -111,7 +111,7 @@ def _in_their_language(run: Run, shown: list[tuple[float, str]]) -> bool:
     for t, text in shown:
         locale = "ja-JP" if t >= run.locale_at else "en-US"
         redacted = URL_PATTERN.sub(URL_PLACEHOLDER, text)
-        if text and any(p.fullmatch(redacted) for p in patterns[locale]):
+        if text and any(p.fullmatch(redacted) for _, p in patterns[locale]):
             return True
     return False
 
