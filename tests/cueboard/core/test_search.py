@@ -104,7 +104,7 @@ def _forty_folders() -> list[Entry]:
 
 
 def test_a_folder_named_by_the_whole_phrase_comes_before_words_found_apart() -> None:
-    """"category 33": the 50 sounds of Category 33 fill the first pages, and the "Sound 0033"
+    """ "category 33": the 50 sounds of Category 33 fill the first pages, and the "Sound 0033"
     of each other folder (its "33" in the name, "category" in the folder) come after them."""
     hits = search("category 33", _forty_folders())
     assert len(hits) == 89
@@ -112,7 +112,7 @@ def test_a_folder_named_by_the_whole_phrase_comes_before_words_found_apart() -> 
     assert [h.rank for h in hits[:50]] == [FOLDER_PHRASE] * 50
     assert {h.rank for h in hits[50:]} == {FOLDER}
     assert all(h.key.endswith("/Sound 0033.wav") for h in hits[50:])
-    assert [h.key for h in page(hits, 0)][0] == "Category 33/Sound 0001.wav"
+    assert page(hits, 0)[0].key == "Category 33/Sound 0001.wav"
 
 
 @pytest.mark.parametrize(
