@@ -143,9 +143,11 @@ async def test_outlines_read_and_differ_in_shape_in_every_theme(tmp_path: Path) 
         failed_row = [image.getpixel((x, top)) for x in range(190, 308)]
         assert _runs(playing_row, colours["live"]) == 1, name
         assert _runs(failed_row, colours["err"]) >= 3, name
-        # and the playing tile's filled edge: a second run of live near its bottom
+        # and the playing tile's filled bottom edge: thicker than its top outline
         column = [image.getpixel((PLAYING_X, y)) for y in range(top, top + 200)]
-        assert _runs(column, colours["live"]) >= 3, f"{name}: no filled edge"
+        outline = [y for y, p in enumerate(column) if p == colours["live"]]
+        thick_top = sum(1 for y in outline if y < 10)
+        assert len(outline) - thick_top >= 2 * thick_top, f"{name}: no filled edge"
     assert problems == []
     # the strip, in the first theme: the current folder's primary chip is in view
     image = shots[(THEME_IDS[0], False)]

@@ -20,6 +20,7 @@ from .names import shorten
 __all__ = [
     "MAX_FOLDERS",
     "MODE_MARKS",
+    "NOTE_COLUMNS",
     "PLAYING_COLUMNS",
     "TILE_COLUMNS",
     "counter",
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 TILE_COLUMNS = 14  # what one line of a tile holds at the overlay's preferred size
+NOTE_COLUMNS = 16  # a tile's line in the smaller data type
 # What one line of the now-playing card and of the toast holds at their preferred sizes.
 PLAYING_COLUMNS = 20
 
@@ -73,11 +75,13 @@ def sound_folder_name(cat: Catalog, sound: Sound, shelf: Shelf) -> str:
 
 def tile_note(cat: Catalog, *, folder: str | None, command: str | None) -> str:
     """A tile's last line: its folder while searching (hits come from every folder), else a
-    favourite's command name, which is what a controller binding needs."""
+    favourite's command, which is what a controller binding needs. Shortened in the middle to
+    one line of the tile, so that the end of a command ("fav-…fanfare") stays; the header
+    names the command of the tile pressed last in full."""
     if folder is not None:
-        return cat.t("grid.tile_folder", folder=folder)
+        return cat.t("grid.tile_folder", folder=shorten(folder, NOTE_COLUMNS - 3, 1))
     if command is not None:
-        return cat.t("grid.tile_command", command=command)
+        return shorten(command, NOTE_COLUMNS, 1)
     return ""
 
 

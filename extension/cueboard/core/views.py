@@ -145,7 +145,11 @@ def overlay_values(
     values["mode-legend"] = mode_legend(cat, (t.mode for t in tiles))
     values.update(place_values(cat, view, board.shelf, board.browser.folder, counter_apart=True))
     pressed = board.states.get(board.pressed or "")
-    values["pressed-name"] = pressed.sound.name if pressed else ""
+    values["pressed-name"] = (
+        pressed_line(cat, pressed.sound.name, commands.get(pressed.sound.rel_path))
+        if pressed
+        else ""
+    )
     values["search-query"] = board.browser.query
     if not board.library.sounds and board.scanning is not None:
         empty = cat.t("status.scanning", folder=board.scanning)
@@ -169,6 +173,14 @@ def overlay_values(
         }
     )
     return values
+
+
+def pressed_line(cat: Catalog, name: str, command: str | None) -> str:
+    """The whole name of the tile pressed last, and a favourite's command, which its tile may
+    have to break or elide."""
+    if command is None:
+        return name
+    return cat.t("grid.pressed_command", name=name, command=command)
 
 
 def playing_rows(

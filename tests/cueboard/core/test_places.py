@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from cueboard.core.names import width
-from cueboard.core.places import MODE_MARKS, PLAYING_COLUMNS, mode_legend, playing_name
+from cueboard.core.places import (
+    MODE_MARKS,
+    NOTE_COLUMNS,
+    PLAYING_COLUMNS,
+    mode_legend,
+    playing_name,
+    tile_note,
+)
 from cueboard.runtime.catalogs import load_catalog
 from vxp.models import events
 from vxp.models.handshake import Granted
@@ -105,7 +112,21 @@ def test_a_favourite_tile_names_its_command() -> None:
     d.click("overlay", "open-folder", "c:Memes")
     slots = {row[0]["v"]: row[8]["v"] for row in _overlay(d, "slots")}
     command = next(p.name for p in d.host.of("commands.register") if p.name.startswith("fav-"))
-    assert slots == {"Memes/airhorn.wav": f"command {command}", "Memes/boo.wav": ""}
+    assert slots == {"Memes/airhorn.wav": command, "Memes/boo.wav": ""}
+    # the header's line for the tile pressed last names it whole, which a tile may not
+    d.click("overlay", "play-sound", "Memes/airhorn.wav")
+    assert _overlay(d, "pressed-name") == f"airhorn · command {command}"
+    d.click("overlay", "play-sound", "Memes/boo.wav")
+    assert _overlay(d, "pressed-name") == "boo"
+
+
+def test_a_long_command_or_folder_on_a_tile_keeps_its_end() -> None:
+    en = load_catalog("en-US")
+    note = tile_note(en, folder=None, command="fav-boss-defeated-fanfare")
+    assert note.startswith("fav-") and note.endswith("fanfare") and "…" in note
+    assert width(note) <= NOTE_COLUMNS
+    note = tile_note(en, folder="Stingers and Transitions 12", command="fav-x")
+    assert note.startswith("in Sting") and note.endswith("12") and width(note) <= NOTE_COLUMNS
 
 
 # -- the mode marks, explained where they appear ------------------------------------------------

@@ -122,7 +122,12 @@ OVERLAY = PanelContract(
             "Localised: what the play-mode marks on this page mean; empty when none shows.",
         ),
         Prop("search-query", Wire.STR, "The overlay's own search; empty when not searching."),
-        Prop("pressed-name", Wire.STR, "The full name of the tile pressed last; empty: none."),
+        Prop(
+            "pressed-name",
+            Wire.STR,
+            "The full name of the tile pressed last, with its command when it is a favourite; "
+            "empty: none.",
+        ),
         Prop("empty-text", Wire.STR, "Shown instead of the grid when slots is empty."),
         Prop(
             "playing",
