@@ -327,3 +327,13 @@ def test_the_playing_edge_and_the_star_outline_reach_three_to_one() -> None:
     )
     assert _failures({"live"}, ("bg2",), MARK) == []  # a playing tile's face is bg2
     assert _failures({"focus", "tx-low"}, TILE, MARK) == []
+
+
+@pytest.mark.parametrize("path", sorted(PANELS.glob("*.slint")), ids=lambda p: p.name)
+def test_panels_take_the_palette_and_never_branch_on_the_theme(path: Path) -> None:
+    """PAN-38: a panel reads its colours from `ExtTheme.c` and never looks at which theme is
+    current (nor at the OLED flag, which the palette already answers for), so the contrast
+    checked here against every palette is the contrast each theme gets."""
+    code = _code(path)
+    assert re.findall(r"ExtTheme\.(?:current|oled)\b", code) == []
+    assert "ExtTheme.c." in code

@@ -135,7 +135,11 @@ OVERLAY = PanelContract(
             "Now playing, most recent first.",
             cells=(
                 Cell("key", Wire.STR, "The sound's key, passed back by stop-sound."),
-                Cell("name", Wire.STR, "Display name."),
+                Cell(
+                    "name",
+                    Wire.STR,
+                    "Display name on one line, shortened in the middle so that its end stays.",
+                ),
                 Cell("channels", Wire.STR, "Localised targets and gains."),
                 Cell("looping", Wire.BOOL, "Plays in a loop (shows a loop mark)."),
                 Cell("elapsed", Wire.STR, "Time played (`0:03`); a loop's place in its pass."),
