@@ -1,8 +1,10 @@
-"""How a panel names where it is: the header over its page, its folder list, its tile names.
+"""How a panel names where it is: the header over its page, its folder list, its tile names
+and their last line, the play-mode legend, a playing sound's name.
 
 Pure functions from a :class:`~.browse.View` and the :class:`~.browse.Shelf` to prop values.
 A header says the folder and the page within it ("Memes · 2 / 3") or what a search found
-("“boss”: 2 found"), never a page number across the whole library.
+("“boss”: 2 found"), never a page number across the whole library. The overlay gets the
+title and the counter ("2 / 3") apart, so that eliding a long title never hides the counter.
 """
 
 from __future__ import annotations
