@@ -22,6 +22,7 @@ from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import channels_text
+from .places import playing_name
 from .props import PropsModel
 from .soundboard import EMPTY_SLOT
 from .toast import Toast
@@ -187,7 +188,7 @@ class Screen:
             soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
             channels = channels_text(self._link.catalog, soundboard, mic)
         icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
-        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
+        out = self.toast.show(playing_name(name), now, channels=channels, icon=icon, blank=blank)
         if self._status_at is None:
             out.append(self._status_wake(now))
         return out

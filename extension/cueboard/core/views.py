@@ -24,7 +24,14 @@ from .browse import Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, format_duration, grid_values
-from .places import place_values, tile_name
+from .places import (
+    mode_legend,
+    place_values,
+    playing_name,
+    sound_folder_name,
+    tile_name,
+    tile_note,
+)
 from .prefs import MODES, SoundPrefs
 from .reasons import load_failure_key
 from .sound_state import Playing, SoundState
@@ -111,7 +118,7 @@ def overlay_values(
 ) -> dict[str, Any]:
     view = board.browser.view(board.shelf)
     tiles: list[Tile] = []
-    favourites = set(board.prefs.favourites().values())
+    commands = {rel: favourite_command(slug) for slug, rel in board.prefs.favourites().items()}
     for s in view.sounds:
         state, detail_key = slot_state(board, s.rel_path)
         st = board.states[s.rel_path]
@@ -124,15 +131,25 @@ def overlay_values(
                 duration_s=duration,
                 state=state,
                 detail=detail,
-                favourite=s.rel_path in favourites,
+                favourite=s.rel_path in commands,
                 icon_key=icons.get(s.rel_path),
                 mode=mode_number(board.prefs.get(s.rel_path).mode),
+                note=tile_note(
+                    cat,
+                    folder=sound_folder_name(cat, s, board.shelf) if view.query else None,
+                    command=commands.get(s.rel_path),
+                ),
             )
         )
     values = grid_values(tiles, blank=blank)
-    values.update(place_values(cat, view, board.shelf, board.browser.folder))
+    values["mode-legend"] = mode_legend(cat, (t.mode for t in tiles))
+    values.update(place_values(cat, view, board.shelf, board.browser.folder, counter_apart=True))
     pressed = board.states.get(board.pressed or "")
-    values["pressed-name"] = pressed.sound.name if pressed else ""
+    values["pressed-name"] = (
+        pressed_line(cat, pressed.sound.name, commands.get(pressed.sound.rel_path))
+        if pressed
+        else ""
+    )
     values["search-query"] = board.browser.query
     if not board.library.sounds and board.scanning is not None:
         empty = cat.t("status.scanning", folder=board.scanning)
@@ -158,6 +175,14 @@ def overlay_values(
     return values
 
 
+def pressed_line(cat: Catalog, name: str, command: str | None) -> str:
+    """The whole name of the tile pressed last, and a favourite's command, which its tile may
+    have to break or elide."""
+    if command is None:
+        return name
+    return cat.t("grid.pressed_command", name=name, command=command)
+
+
 def playing_rows(
     board: ViewedBoard, cat: Catalog, now: float
 ) -> list[tuple[str, str, str, bool, str, str]]:
@@ -172,7 +197,7 @@ def playing_rows(
         rows.append(
             (
                 rel,
-                st.sound.name if st else rel,
+                playing_name(st.sound.name if st else rel),
                 channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
                 p.looping,
                 elapsed,

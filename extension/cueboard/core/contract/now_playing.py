@@ -7,7 +7,11 @@ NOW_PLAYING = PanelContract(
     source="panels/now-playing.slint",
     purpose="A runtime toast (define, anchor hmd) naming the sound just triggered.",
     props=(
-        Prop("sound-name", Wire.STR, "The sound's display name."),
+        Prop(
+            "sound-name",
+            Wire.STR,
+            "The sound's display name on one line, shortened in the middle so that its end stays.",
+        ),
         Prop("channels-text", Wire.STR, "Localised targets and gains."),
         Prop(
             "sound-icon", Wire.ASSETS, "The sound's icon key (one), or the blank asset.", max_rows=1
