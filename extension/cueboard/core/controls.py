@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from random import Random
 from typing import Any, Protocol
 
-from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.core.commands import FOLDER_STEPS, STATIC_COMMANDS, favourite_command, slot_of
 from cueboard.core.contract import StatusLevel
 from cueboard.core.library import Sound
 from cueboard.core.settings import Settings
@@ -25,7 +25,7 @@ from .link import HostLink
 from .outcomes import Outcome, notice_for
 from .prefs import MODES, SoundPrefs
 from .sound_state import SoundState
-from .soundboard import EMPTY_SLOT
+from .soundboard import EMPTY_SLOT, NO_FAVOURITES
 from .tracker import Tracker
 
 __all__ = ["Controls", "pct"]
@@ -54,6 +54,10 @@ class ControlsBoard(Protocol):
     def stop_all(self, now: float) -> list[Effect]: ...
 
     def turn_page(self, delta: int) -> None: ...
+
+    def step_folder(self, delta: int) -> None: ...
+
+    def toggle_favourites(self) -> bool: ...
 
     def open_folder(self, key: str) -> None: ...
 
@@ -90,6 +94,7 @@ class Controls:
         rescan: Callable[[str], list[Effect]],
         load_ahead: Plan,
         changed: Callable[[], None],
+        landed: Callable[[float, str | None], list[Effect]] = lambda now, note: [],
     ) -> None:
         self._tracker = tracker
         self._board = board
@@ -99,6 +104,7 @@ class Controls:
         self._rescan = rescan
         self._load_ahead = load_ahead
         self._changed = changed
+        self._landed = landed  # says where paging landed, when the overlay is closed
 
     # -- commands -------------------------------------------------------------------------
 
@@ -115,7 +121,17 @@ class Controls:
                 return board.stop_all(now)
             case "page-next" | "page-prev":
                 board.turn_page(1 if command == "page-next" else -1)
-                return self._load_ahead(now)
+                return self._load_ahead(now) + self._landed(now, None)
+            case "folder-next" | "folder-prev" | "folder-jump-next" | "folder-jump-prev":
+                board.step_folder(FOLDER_STEPS[command])
+                return self._load_ahead(now) + self._landed(now, None)
+            case "open-favourites":
+                if not board.toggle_favourites():
+                    return [
+                        Notice(NO_FAVOURITES, StatusLevel.INFO),
+                        *self._landed(now, NO_FAVOURITES),
+                    ]
+                return self._load_ahead(now) + self._landed(now, None)
             case "play-random":
                 return self._play_random(now)
             case "toggle-mic":

@@ -22,8 +22,9 @@ from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import channels_text
+from .places import header
 from .props import PropsModel
-from .soundboard import EMPTY_SLOT
+from .soundboard import EMPTY_SLOT, NO_FAVOURITES
 from .toast import Toast
 from .tracker import Tracker
 from .views import ViewedBoard, dash_values, overlay_values, usage_values
@@ -33,7 +34,7 @@ __all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
 STATUS_RECONCILE_S = 1.0
 VIEWS, STATUS, BRIEF = "views", "status", "brief"
 BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
-BRIEF_NOTICES = frozenset({EMPTY_SLOT})
+BRIEF_NOTICES = frozenset({EMPTY_SLOT, NO_FAVOURITES})
 
 
 class ScreenBoard(ViewedBoard, Protocol):
@@ -188,6 +189,26 @@ class Screen:
             channels = channels_text(self._link.catalog, soundboard, mic)
         icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
         out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
+        if self._status_at is None:
+            out.append(self._status_wake(now))
+        return out
+
+    def show_place(self, now: float, note: str | None = None) -> list[Effect]:
+        """With the overlay closed, the toast says where a command's paging or folder change
+        landed ("Memes · 2 / 3", and which place of the strip), or ``note`` (a catalog key) when
+        it went nowhere. The now-playing setting does not hide it: it answers a press."""
+        cat = self._link.catalog
+        if cat is None or not self._link.overlays or self.props.is_visible("overlay"):
+            return []
+        board = self._board
+        view = board.browser.view(board.shelf)
+        name, line = header(cat, view, board.shelf), ""
+        if note is not None:
+            name = cat.t(note)
+        elif view.folder is not None:
+            place = board.shelf.find(view.folder.key) or 0
+            line = cat.t("toast.place_of", place=place + 1, places=len(board.shelf.folders))
+        out = self.toast.show(name, now, channels=line, blank=self._icons.blank_ok)
         if self._status_at is None:
             out.append(self._status_wake(now))
         return out
