@@ -28,10 +28,10 @@ from cueboard.core.library import Library, Sound, natural_key
 from .ordering import OrderOf, ordered
 from .search import PAGE_SIZE, Index, entries_of, page_count, search
 
-__all__ = ["FAVOURITES", "FOLDER_JUMP", "Browser", "Folder", "Shelf", "View"]
+__all__ = ["FAVOURITES", "FOLDER_JUMP", "FOLDER_KEY", "Browser", "Folder", "Shelf", "View"]
 
 FAVOURITES = "*"  # the favourites' folder key; a library folder's is "c:" + its path
-_CATEGORY = "c:"
+FOLDER_KEY = "c:"  # a library folder's key is this and its path
 _HITS_KEPT = 4  # one query per panel, and a little room
 FOLDER_JUMP = 5  # places a jump skips: about the square root of a 40-folder strip
 
@@ -58,7 +58,7 @@ class Shelf:
             self._groups.setdefault(s.category, []).append(s)
         self._order_of: OrderOf = order_of or (lambda rel: None)
         self._categories = tuple(
-            Folder(_CATEGORY + c, c, ordered(g, self._order_of)) for c, g in self._groups.items()
+            Folder(FOLDER_KEY + c, c, ordered(g, self._order_of)) for c, g in self._groups.items()
         )
         self._index: Index | None = None
         self._hits: dict[str, list[Sound]] = {}

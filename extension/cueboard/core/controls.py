@@ -95,6 +95,7 @@ class Controls:
         load_ahead: Plan,
         changed: Callable[[], None],
         landed: Callable[[float, str | None], list[Effect]] = lambda now, note: [],
+        moved: Callable[[str], None] = lambda key: None,
     ) -> None:
         self._tracker = tracker
         self._board = board
@@ -105,6 +106,7 @@ class Controls:
         self._load_ahead = load_ahead
         self._changed = changed
         self._landed = landed  # says where paging landed, when the overlay is closed
+        self._moved = moved  # the dash-tab's list follows a moved sound to its page
 
     # -- commands -------------------------------------------------------------------------
 
@@ -310,4 +312,6 @@ class Controls:
 
     def move(self, key: str, position: int, now: float) -> list[Effect]:
         self._changed()
-        return self._board.move(key, position - 1, now) + self._load_ahead(now)
+        out = self._board.move(key, position - 1, now)
+        self._moved(key)
+        return out + self._load_ahead(now)

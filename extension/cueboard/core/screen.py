@@ -15,7 +15,7 @@ from typing import Protocol
 
 from vxp.models import audio
 
-from .browse import Browser
+from .browse import FOLDER_KEY, Browser
 from .deck import DeckCore, deck_props
 from .effects import Effect, Log, Notice, Wake
 from .icons import IconsModel
@@ -24,6 +24,7 @@ from .outcomes import Outcome
 from .overlay import channels_text
 from .places import header
 from .props import PropsModel
+from .search import PAGE_SIZE
 from .soundboard import EMPTY_SLOT, NO_FAVOURITES
 from .toast import Toast
 from .tracker import Tracker
@@ -234,6 +235,20 @@ class Screen:
     def select(self, key: str, now: float) -> list[Effect]:
         self.selected = key if key in self._board.states else None
         return self._mark()
+
+    def follow(self, key: str) -> None:
+        """The dash-tab's list turns to the page a sound was moved to, when it shows that
+        sound's folder (not a search)."""
+        board = self._board
+        st = board.states.get(key)
+        dash = self.dash
+        if st is None or dash.query or not board.shelf.folders:
+            return
+        dash.where(board.shelf)  # the folder it shows, named
+        if dash.folder != FOLDER_KEY + st.sound.category:
+            return
+        dash.page = board.position(key)[0] // PAGE_SIZE
+        self._dirty = True
 
     def _mark(self) -> list[Effect]:
         self._dirty = True
