@@ -199,7 +199,7 @@ class Screen:
         landed ("Memes · 2 / 3", and which place of the strip), or ``note`` (a catalog key) when
         it went nowhere. The now-playing setting does not hide it: it answers a press."""
         cat = self._link.catalog
-        if cat is None or not self._link.overlays or self.props.is_visible("overlay"):
+        if cat is None or not self._link.overlays or self.props.is_open("overlay"):
             return []
         board = self._board
         view = board.browser.view(board.shelf)

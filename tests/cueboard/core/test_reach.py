@@ -184,14 +184,17 @@ def test_open_favourites_without_any_stays_and_says_so_briefly() -> None:
 # -- the toast that says where a command landed, with the overlay closed ------------------------
 
 
-def _toast_driver(locale: str = "en-US", *, overlay_shown: bool = False) -> Driver:
+def _toast_driver(locale: str = "en-US", *, overlay: str = "hidden") -> Driver:
+    """``overlay``: "hidden" (shown, then hidden), "shown", or "never" (no word from the host,
+    as when no one has opened it yet)."""
     host = FakeHost(granted=Granted(audio=True, overlays=True, bus=["vr.lifecycle"]))
     names = [f"Memes/m{n:02d}.wav" for n in range(1, 31)] + ["Zeta/z1.wav", "Zeta/z2.wav"]
     d = Driver(host, library(*names), locale=locale)
     d.core.toast.source = "export component NowPlaying {}"
     d.connect()
-    d.event(events.PanelShown(event="panel_shown", panel="overlay"))
-    if not overlay_shown:
+    if overlay != "never":
+        d.event(events.PanelShown(event="panel_shown", panel="overlay"))
+    if overlay == "hidden":
         d.event(events.PanelHidden(event="panel_hidden", panel="overlay"))
     return d
 
@@ -230,8 +233,14 @@ def test_open_favourites_without_any_says_so_in_the_toast() -> None:
 
 
 def test_with_the_overlay_open_the_page_shows_it_and_no_toast_comes() -> None:
-    d = _toast_driver(overlay_shown=True)
+    d = _toast_driver(overlay="shown")
     d.invoke("folder-next", 0.1)
     assert d.core.props.desired("overlay")["page-name"]["v"] == "Zeta"
     assert d.host.of("panel.define") == []
     assert _toast(d).get("showing") is not True
+
+
+def test_an_overlay_the_host_never_said_was_shown_is_closed() -> None:
+    d = _toast_driver(overlay="never")
+    d.invoke("folder-next", 0.1)
+    assert (_toast(d)["sound-name"], _toast(d)["showing"]) == ("Zeta", True)
