@@ -11,10 +11,12 @@ from dataclasses import astuple, replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cueboard.core.app import CueboardCore
 from cueboard.core.browse import FAVOURITES, Browser, Shelf
-from cueboard.core.commands import STATIC_COMMANDS, favourite_command
+from cueboard.core.commands import FOLDER_STEPS, STATIC_COMMANDS, favourite_command
 from vxp.models import events
 from vxp.models.handshake import Granted
 
@@ -169,6 +171,60 @@ def test_leaving_the_favourites_another_way_forgets_the_way_back() -> None:
     browser.toggle_favourites(shelf)  # from F02 now
     browser.toggle_favourites(shelf)
     assert browser.folder == "c:F02"
+
+
+_SHELF = _shelf(("F03/s01.wav", "F06/s13.wav"))
+_PLACES = st.integers(0, len(_SHELF.folders) - 1)
+
+
+@given(place=_PLACES, page=st.integers(0, 1), delta=st.integers(-12, 12))
+def test_a_step_and_the_step_back_land_on_the_first_page_of_the_place_left(
+    place: int, page: int, delta: int
+) -> None:
+    browser = Browser(folder=_SHELF.folders[place].key, page=page)
+    browser.step(_SHELF, delta)
+    browser.step(_SHELF, -delta)
+    assert (browser.folder, browser.page) == (_SHELF.folders[place].key, 0)
+
+
+@given(
+    place=_PLACES.filter(lambda i: _SHELF.folders[i].key != FAVOURITES),
+    page=st.integers(0, 1),
+    turns=st.integers(0, 3),
+)
+def test_open_favourites_and_again_returns_to_the_same_page_whatever_paging_between(
+    place: int, page: int, turns: int
+) -> None:
+    """Paging within the favourites (two pages of them would do the same) keeps the way back;
+    paging out of them is another way out."""
+    browser = Browser(folder=_SHELF.folders[place].key, page=page)
+    browser.toggle_favourites(_SHELF)
+    for _ in range(turns):
+        browser.turn(_SHELF, 1)
+    browser.toggle_favourites(_SHELF)
+    if turns == 0:
+        assert (browser.folder, browser.page) == (_SHELF.folders[place].key, page)
+    else:  # paged out of the one page of favourites: open-favourites opens them again
+        assert browser.folder == FAVOURITES
+
+
+@given(st.lists(st.sampled_from([*MOVES, "search"]), max_size=25))
+def test_any_run_of_commands_leaves_the_overlay_on_a_page_that_exists(moves: list[str]) -> None:
+    browser = Browser()
+    for move in moves:
+        match move:
+            case "page-next" | "page-prev":
+                browser.turn(_SHELF, 1 if move == "page-next" else -1)
+            case "open-favourites":
+                assert browser.toggle_favourites(_SHELF)
+            case "search":
+                browser.search("s1")
+            case _:
+                browser.step(_SHELF, FOLDER_STEPS[move])
+    view = browser.view(_SHELF)
+    assert 1 <= len(view.sounds) <= 12
+    assert 0 <= view.page < view.pages
+    assert view.query or (view.folder is not None and _SHELF.find(view.folder.key) is not None)
 
 
 def test_open_favourites_without_any_stays_and_says_so_briefly() -> None:
