@@ -89,7 +89,15 @@ def _readme_figure() -> int:
 
 
 @pytest.mark.parametrize("favourites", [0, FAVOURITE_COUNT])
-@pytest.mark.parametrize("start", [None, Browser(folder="c:F17", page=3)])
+@pytest.mark.parametrize(
+    "start",
+    [
+        None,  # where the overlay opens
+        Browser(folder="c:F17", page=3),
+        Browser(folder=FAVOURITES, page=1),  # the library's first folder without favourites
+        Browser(folder="c:F05", query="s1"),  # a search in the overlay
+    ],
+)
 def test_any_of_2000_sounds_is_at_most_twelve_presses_away_as_the_readme_says(
     favourites: int, start: Browser | None
 ) -> None:
