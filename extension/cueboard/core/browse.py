@@ -210,13 +210,14 @@ class Browser:
         if query != self.query:
             self.query, self.hit_page = query, 0
 
-    def step(self, shelf: Shelf, delta: int) -> None:
+    def step(self, shelf: Shelf, delta: int) -> bool:
         """``delta`` places along the strip (the favourites first), at that place's first page,
-        wrapping. A search ends, counting from the folder it was started in."""
+        wrapping. A search ends, counting from the folder it was started in. False with no
+        folder at all."""
         if not shelf.folders:
-            return
+            return False
         index, _ = self.where(shelf)
-        self.open(shelf, shelf.folders[(index + delta) % len(shelf.folders)].key)
+        return self.open(shelf, shelf.folders[(index + delta) % len(shelf.folders)].key)
 
     def toggle_favourites(self, shelf: Shelf) -> bool:
         """The favourites' first page; on them already, back to the page they were opened from.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from random import Random
 from typing import Any, Protocol
 
@@ -19,16 +20,19 @@ from cueboard.core.library import Sound
 from cueboard.core.settings import Settings
 from vxp.models import audio, commands, kv
 
+from .browse import Browser, Shelf
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .link import HostLink
 from .outcomes import Outcome, notice_for
 from .prefs import MODES, SoundPrefs
 from .sound_state import SoundState
-from .soundboard import EMPTY_SLOT, NO_FAVOURITES
+from .soundboard import EMPTY_SLOT
 from .tracker import Tracker
 
-__all__ = ["Controls", "pct"]
+__all__ = ["NO_FAVOURITES", "Controls", "pct"]
+
+NO_FAVOURITES = "status.no_favourites"  # open-favourites with none: said briefly, then cleared
 
 type Plan = Callable[[float], list[Effect]]
 
@@ -55,9 +59,7 @@ class ControlsBoard(Protocol):
 
     def turn_page(self, delta: int) -> None: ...
 
-    def step_folder(self, delta: int) -> None: ...
-
-    def toggle_favourites(self) -> bool: ...
+    def navigate(self, how: Callable[[Browser, Shelf], bool]) -> bool: ...
 
     def open_folder(self, key: str) -> None: ...
 
@@ -125,10 +127,10 @@ class Controls:
                 board.turn_page(1 if command == "page-next" else -1)
                 return self._load_ahead(now) + self._landed(now, None)
             case "folder-next" | "folder-prev" | "folder-jump-next" | "folder-jump-prev":
-                board.step_folder(FOLDER_STEPS[command])
+                board.navigate(partial(Browser.step, delta=FOLDER_STEPS[command]))
                 return self._load_ahead(now) + self._landed(now, None)
             case "open-favourites":
-                if not board.toggle_favourites():
+                if not board.navigate(Browser.toggle_favourites):
                     return [
                         Notice(NO_FAVOURITES, StatusLevel.INFO),
                         *self._landed(now, NO_FAVOURITES),

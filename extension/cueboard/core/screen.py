@@ -16,6 +16,7 @@ from typing import Protocol
 from vxp.models import audio
 
 from .browse import FOLDER_KEY, Browser
+from .controls import NO_FAVOURITES
 from .deck import DeckCore, deck_props
 from .effects import Effect, Log, Notice, Wake
 from .icons import IconsModel
@@ -25,7 +26,7 @@ from .overlay import channels_text
 from .places import header
 from .props import PropsModel
 from .search import PAGE_SIZE
-from .soundboard import EMPTY_SLOT, NO_FAVOURITES
+from .soundboard import EMPTY_SLOT
 from .toast import Toast
 from .tracker import Tracker
 from .views import ViewedBoard, dash_values, overlay_values, usage_values

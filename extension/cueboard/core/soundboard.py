@@ -15,7 +15,7 @@ docs/protocol-notes.md#r21) loads again and plays once. What to do on each failu
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -36,19 +36,10 @@ from .reasons import load_failed
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = [
-    "EMPTY_SLOT",
-    "MODE_OF_OVERLAP",
-    "NO_FAVOURITES",
-    "Playing",
-    "PressOptions",
-    "SoundState",
-    "Soundboard",
-]
+__all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundState", "Soundboard"]
 
 PLAYS_KEPT = 256
 EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
-NO_FAVOURITES = "status.no_favourites"  # open-favourites with none: said briefly, too
 
 MODE_OF_OVERLAP = {"overlap": "mix", "toggle": "toggle", "stop_others": "stop_others"}
 
@@ -128,13 +119,10 @@ class Soundboard:
         self.browser.turn(self.shelf, delta)
         self.changed = True
 
-    def step_folder(self, delta: int) -> None:
-        self.browser.step(self.shelf, delta)
+    def navigate(self, how: Callable[[Browser, Shelf], bool]) -> bool:
+        """Move the overlay's place (a folder step, the favourites); False if it went nowhere."""
         self.changed = True
-
-    def toggle_favourites(self) -> bool:
-        self.changed = True
-        return self.browser.toggle_favourites(self.shelf)
+        return how(self.browser, self.shelf)
 
     def search(self, query: str) -> None:
         self.browser.search(query)
