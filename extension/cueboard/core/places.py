@@ -31,6 +31,7 @@ __all__ = [
     "folder_rows",
     "header",
     "mode_legend",
+    "place_line",
     "playing_name",
     "sound_folder_name",
     "tile_name",
@@ -126,6 +127,17 @@ def header(cat: Catalog, view: View, shelf: Shelf) -> str:
     if view.pages > 1:
         text = cat.t("grid.page_of", name=text, page=view.page + 1, pages=view.pages)
     return text
+
+
+def place_line(cat: Catalog, view: View, shelf: Shelf) -> str:
+    """The place toast's one line: the header with its title shortened in the middle, so that
+    the counter after a long folder name stays whole on the toast's single line."""
+    count = counter(cat, view)
+    if not count:
+        return playing_name(title(cat, view, shelf))
+    room = max(PLAYING_COLUMNS - len(count) - 3, 4)
+    name = shorten(title(cat, view, shelf), room, 1)
+    return cat.t("grid.page_of", name=name, page=view.page + 1, pages=view.pages)
 
 
 def folder_rows(cat: Catalog, shelf: Shelf, current: str) -> list[tuple[str, str]]:

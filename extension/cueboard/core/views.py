@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
-from cueboard.core.contract import SlotState
-from cueboard.core.i18n import Catalog
+from cueboard.core.contract import MAX_FOLDERS, SlotState
+from cueboard.core.i18n import Catalog, msgid
 from cueboard.core.library import Library
 from cueboard.core.settings import Settings
 from vxp.limits import (
@@ -20,7 +20,7 @@ from vxp.limits import (
     KV_SOFT_QUOTA_BYTES,
 )
 
-from .browse import Browser, Shelf
+from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, format_duration, grid_values
@@ -34,6 +34,7 @@ from .places import (
 )
 from .prefs import MODES, SoundPrefs
 from .reasons import load_failure_key
+from .search import PAGE_SIZE, page_count
 from .sound_state import Playing, SoundState
 
 BROKEN_STATUSES = frozenset({"failed", "too_large", "unloadable"})
@@ -287,6 +288,7 @@ def dash_values(
         "library-summary": cat.t("grid.folder_missing", folder=board.folder_missing)
         if board.folder_missing is not None
         else cat.t("dash.library_summary", count=len(board.library.sounds), broken=broken),
+        "empty-folders": empty_folder_rows(board.library, cat),
         "bindings": binding_rows(board, cat),
         "status-text": notice_text(cat, board.status),
         "status-level": _level(board.status),
@@ -305,7 +307,11 @@ def dash_values(
                 "selected-gains-linked": prefs.mic_gain is None,
                 "selected-position": index + 1,
                 "selected-position-text": cat.t(
-                    "dash.position_of", position=index + 1, count=count
+                    "dash.position_of",
+                    position=index + 1,
+                    count=count,
+                    page=index // PAGE_SIZE + 1,
+                    pages=page_count(count),
                 ),
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
@@ -329,6 +335,19 @@ def dash_values(
     return values
 
 
+def empty_folder_rows(library: Library, cat: Catalog) -> list[tuple[str, str]]:
+    """The folders with no sound, each with what to put in it (the first MAX_FOLDERS)."""
+    return [
+        (
+            folder,
+            cat.t("dash.empty_folder_others", count=files)
+            if files
+            else cat.t("dash.empty_folder_hint"),
+        )
+        for folder, files in library.empty_folders[:MAX_FOLDERS]
+    ]
+
+
 def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     meanings = {
@@ -338,13 +357,18 @@ def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
         "play-random": "command.play_random",
         "toggle-mic": "command.toggle_mic",
         "rescan": "command.rescan",
+        "folder-next": msgid("command.folder_next"),
+        "folder-prev": msgid("command.folder_prev"),
+        "folder-jump-next": msgid("command.folder_jump_next"),
+        "folder-jump-prev": msgid("command.folder_jump_prev"),
+        "open-favourites": msgid("command.open_favourites"),
     }
     for spec in STATIC_COMMANDS:
         slot = slot_of(spec.name)
         if slot is not None:
             rows.append((spec.name, cat.t("command.play_slot", n=slot)))
         else:
-            rows.append((spec.name, cat.t(meanings[spec.name])))
+            rows.append((spec.name, cat.t(meanings[spec.name], n=FOLDER_JUMP)))
     for slug, rel in sorted(board.prefs.favourites().items()):
         st = board.states.get(rel)
         rows.append(
