@@ -292,9 +292,7 @@ def test_with_the_overlay_closed_a_toast_names_where_paging_landed(
     assert _toast(d)["showing"] is False  # brief
 
 
-def test_a_long_folder_name_in_the_toast_is_shortened_in_the_middle_and_its_counter_stays_whole() -> (
-    None
-):
+def test_a_long_folder_name_in_the_toast_is_shortened_so_its_counter_stays_whole() -> None:
     d = _toast_driver(folder="Very long folder name of the weekly stream highlights")
     d.invoke("page-next", 0.1)
     name = str(_toast(d)["sound-name"])
