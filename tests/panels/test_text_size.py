@@ -1,4 +1,4 @@
-"""Readable in a headset (issue 25, item 6): no text in the overlay or the now-playing toast is
+"""Readable in a headset (issue 25, item 6): no text in the overlay, the dash-tab or the toast is
 under 14 px at the panels' preferred size and density 1.0. The sizes are the theme stub's own
 tokens, read from its source, and every `font-size:` of a panel is resolved through them, so a
 text set in `ExtTheme.type-label` (12 px) fails here."""
@@ -14,7 +14,7 @@ from vrosdev.theme import THEME_FILE
 
 PANELS = Path(__file__).resolve().parents[2] / "panels"
 MIN_PX = 14.0
-READ_HERE = ("overlay.slint", "now-playing.slint")
+READ_HERE = ("overlay.slint", "now-playing.slint", "dash-tab.slint")
 
 _TOKEN = re.compile(r"out property <length> (type-[a-z]+):\s*(\d+(?:\.\d+)?)px \* density;")
 
