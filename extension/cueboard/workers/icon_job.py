@@ -3,10 +3,16 @@
 A worker imports the module of each function it runs (pickle names a function by its module),
 so these stand apart from the runtime's modules: importing those would load the core's inputs
 and effects (their models, the SDK's event models) into the worker before its first icon.
+
+A worker process runs at a lower CPU priority (:data:`WORKER_NICENESS`): on two cores a decode
+otherwise takes a core that the extension's event loop and the host need for a press, and
+the press waits for the scheduler (``bench/bench_latency.py``, the "hop in" stage). A decode
+still gets any core nothing else wants.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +23,24 @@ from vxp.prepared import prepare
 if TYPE_CHECKING:
     from cueboard.core.inputs import Decoded, Put
 
-__all__ = ["decode_icon", "warm_decoder"]
+__all__ = ["WORKER_NICENESS", "decode_icon", "decode_in_worker", "warm_decoder"]
+
+WORKER_NICENESS = 10
+_lowered = False
+
+
+def lower_priority() -> None:
+    """Once per worker process: lower its CPU priority (POSIX; elsewhere nothing changes)."""
+    global _lowered
+    if _lowered:
+        return
+    _lowered = True
+    nice = getattr(os, "nice", None)
+    if nice is not None:
+        try:
+            nice(WORKER_NICENESS)
+        except OSError:
+            pass
 
 
 def decode_icon(path: str) -> Decoded | str:
@@ -35,11 +58,19 @@ def decode_icon(path: str) -> Decoded | str:
     return _put(thumb.put_params()), still
 
 
+def decode_in_worker(path: str) -> Decoded | str:
+    """:func:`decode_icon` in a worker process, which runs at the workers' lower priority."""
+    lower_priority()
+    return decode_icon(path)
+
+
 def warm_decoder() -> None:
-    """Import what decoding needs, the put's model included, so no icon pays for it."""
+    """In a worker process: import what decoding needs, the put's model included, so no icon
+    pays for it (at the workers' priority)."""
     from cueboard.workers.thumbnails.warm import warm_up
     from vxp.models.assets import AssetPut
 
+    lower_priority()
     warm_up()
     AssetPut.model_rebuild()
 
