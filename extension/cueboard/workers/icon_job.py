@@ -12,6 +12,7 @@ still gets any core nothing else wants.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,13 +67,22 @@ def decode_in_worker(path: str) -> Decoded | str:
 
 def warm_decoder() -> None:
     """In a worker process: import what decoding needs, the put's model included, so no icon
-    pays for it (at the workers' priority)."""
-    from cueboard.workers.thumbnails.warm import warm_up
-    from vxp.models.assets import AssetPut
-
+    pays for it (at the workers' priority). As in the extension's own start
+    (``cueboard.runtime``), the garbage collector is off for these imports and what they made
+    is frozen out of its later passes: it lives as long as the worker."""
     lower_priority()
-    warm_up()
-    AssetPut.model_rebuild()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        from cueboard.workers.thumbnails.warm import warm_up
+        from vxp.models.assets import AssetPut
+
+        warm_up()
+        AssetPut.model_rebuild()
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _put(params: Mapping[str, Any]) -> Put:

@@ -1,7 +1,7 @@
 """What the runtime does around the core's build after the welcome (issue 23, goal 2): the
 objects the core's imports made are frozen out of the garbage collector's later passes, and the
-collector is on again afterwards; pydantic's plugin discovery is switched off for the process
-and the icon workers it starts."""
+collector is on again afterwards, and the same for the icon worker's warm-up; pydantic's plugin
+discovery is switched off for the process and the icon workers it starts."""
 
 from __future__ import annotations
 
@@ -27,6 +27,23 @@ def test_the_core_build_is_frozen_out_of_the_collector(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "True"]
+
+
+WORKER = """
+import gc, sys
+from cueboard.workers.icon_job import warm_decoder
+before = gc.get_freeze_count()
+warm_decoder()
+print(gc.isenabled(), gc.get_freeze_count() - before > 10000, "PIL.Image" in sys.modules)
+"""
+
+
+def test_the_icon_workers_warm_up_is_frozen_out_of_the_collector() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True", "True"]
