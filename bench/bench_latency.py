@@ -121,7 +121,10 @@ async def main():
         sound = await client.audio.load(sys.argv[1])
         async for event in client.events():
             if isinstance(event, vxp.models.CommandInvoked):
-                await client.audio.play(sound, [("soundboard", 80), ("mic", 40)])
+                try:  # timed at the host's parse: a sound still loading is still a press
+                    await client.audio.play(sound, [("soundboard", 80), ("mic", 40)])
+                except vxp.DomainError:
+                    pass
             elif isinstance(event, vxp.models.ShuttingDown):
                 return
 

@@ -24,6 +24,7 @@ never asserted. ``--quick``: one run, 60 sounds only (a smoke test of the bench 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -55,6 +56,19 @@ BARE_SDK = (
     "anyio.run(main)\n"
 )
 EXT_ID = "com.cueboard.soundboard"
+
+
+def compile_sources() -> None:
+    """Bytecode for the extension, the SDK and the host, as an installed extension has after its
+    first start. PYTHONDONTWRITEBYTECODE (set on some machines, this one included) would
+    otherwise have every launch compile each edited module again; compileall writes the .pyc
+    files whatever that variable says (``bench_startup.py`` does the same)."""
+    import cueboard
+    import vrosdev
+    import vxp
+
+    for package in (vxp, cueboard, vrosdev):
+        compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
 
 
 def make_gif(path: Path, seed: int) -> None:
@@ -208,6 +222,7 @@ def main() -> None:
     figures: dict[tuple[str, str], list[float]] = {}
     reshuffles: dict[str, int] = {}
     bare: list[float] = []
+    compile_sources()
     with tempfile.TemporaryDirectory(prefix="bench-launch-") as tmp:
         work = Path(tmp)
         setups: dict[str, tuple[Path, list[str], list[str]]] = {}

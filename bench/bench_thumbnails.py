@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import base64
 import bisect
+import compileall
 import importlib.util
 import json
 import math
@@ -368,6 +369,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    # Bytecode for the pipeline, as an installed extension has after its first start: the fresh
+    # row times first-use imports, and PYTHONDONTWRITEBYTECODE (set on some machines, this one
+    # included) would otherwise have each fresh child compile them (bench_startup.py does the
+    # same).
+    compileall.compile_dir(str(Path(decode_file.__code__.co_filename).parents[2]), quiet=1)
     with tempfile.TemporaryDirectory(prefix="bench-thumbs-") as temp:
         cases = make_cases(Path(temp))
         sizes = {c: sum(p.stat().st_size for p in ps) for c, ps in cases.items()}
