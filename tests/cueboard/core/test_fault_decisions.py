@@ -140,23 +140,10 @@ def _opened_after(host: Host, t: float) -> bool:
     )
 
 
-# Cells where the core does not yet do what the matrix asks (with a code its row retries); each
-# fails when it is fixed.
-KNOWN = {
-    ("audio", "pre_arm", "3s"): "a pre_arm held while its kind failed goes out again at the "
-    "kind's recovery beside the newer one planned since: one request, 4 more copies",
-}
-
-
 def _cells() -> list[Any]:
-    out: list[Any] = []
-    for m, o, c, mode in fm.cases(PAIRS):
-        kind = f"{m}.{o}"
-        retried = _rule(kind, failure(kind, c)).action is Action.RETRY
-        known = KNOWN.get((m, o, mode)) if retried else None
-        marks = [pytest.mark.xfail(reason=known, strict=True)] if known else []
-        out.append(pytest.param(m, o, c, mode, id=f"{m}.{o}={c}@{mode}", marks=marks))
-    return out
+    return [
+        pytest.param(m, o, c, mode, id=f"{m}.{o}={c}@{mode}") for m, o, c, mode in fm.cases(PAIRS)
+    ]
 
 
 @pytest.mark.parametrize(("method", "op", "code", "mode"), _cells())
