@@ -1,6 +1,6 @@
 """How soon vrosdev answers the first audio request of a session, beside the old path.
 
-    .venv/bin/python bench/bench_host_ready.py [--runs 5]
+    .venv/bin/python bench/bench_host_ready.py [--runs 5] [--quick]
 
 Each run launches ``vrosdev run --command`` with a raw-socket extension (no SDK): it connects,
 says hello, and the moment the welcome is read sends ``audio.pre_arm`` twice, timing each round
@@ -172,7 +172,10 @@ def import_time(statement: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.runs = 1
 
     firsts: dict[str, list[float]] = {label: [] for label in HOSTS}
     seconds: dict[str, list[float]] = {label: [] for label in HOSTS}

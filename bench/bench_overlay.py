@@ -1,6 +1,6 @@
 """A props storm through the overlay model, in real time: frames sent and the CPU it costs.
 
-    .venv/bin/python bench/bench_overlay.py [--changes 10000] [--runs 5]
+    .venv/bin/python bench/bench_overlay.py [--changes 10000] [--runs 5] [--quick]
 
 ``--changes`` updates of two overlay props (a page index and a gain), in 100 batches on a 10 ms
 grid, so the storm lasts about a second; after each change the model is asked what is due, as
@@ -104,7 +104,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.changes, args.runs = 1000, 1
     results: dict[str, list[Storm]] = {"paced": [], "unlimited": []}
     for _ in range(args.runs):  # interleaved: the machine's load falls on both alike
         results["paced"].append(anyio.run(storm, args.changes, MAX_FRAMES_PER_SECOND))
@@ -114,7 +117,9 @@ def main() -> int:
         return statistics.median(getattr(s, field) for s in results[name])
 
     print(f"{args.changes} changes of two props in about 1 s, median of {args.runs} runs")
-    print(f"{'variant':<28} {'frames':>7} {'seconds':>8} {'frames/s':>9} {'CPU ms':>8}  final")
+    header = f"{'variant':<28} {'frames':>7} {'seconds':>8} {'frames/s':>9} {'CPU ms':>8}  final"
+    print(header)
+    print("-" * len(header))
     for name, label in (
         ("paced", "overlay model, 30 frames/s"),
         ("unlimited", "baseline: no limit"),
