@@ -93,12 +93,16 @@ def import_with_pyloudnorm():
     import vrosdev.audio
     import vrosdev.audio.decode, vrosdev.audio.mixer
 
+# Each swap must find what it replaces: a host that no longer has it would be timed unchanged.
+assert callable(audio._import_engine), "vrosdev's audio namespace has no _import_engine"
 audio._import_engine = import_with_pyloudnorm
 if sys.argv.pop(1) == "at-first-request":
     install = ExtensionHost.__init__
     def without_warm(self, *args, **kwargs):
         install(self, *args, **kwargs)
-        self.background[:] = [t for t in self.background if t.__name__ != "warm"]
+        kept = [t for t in self.background if t.__name__ != "warm"]
+        assert len(kept) == len(self.background) - 1, "no background task named warm"
+        self.background[:] = kept
     ExtensionHost.__init__ = without_warm
 from vrosdev.cli import main
 sys.exit(main())
