@@ -381,11 +381,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
-    min_run_s = QUICK_RUN_S if args.quick else MIN_RUN_S
-    if args.quick:
-        args.runs = 1
     with tempfile.TemporaryDirectory(prefix="bench-thumbs-") as temp:
         cases = make_cases(Path(temp), quick=args.quick)
+        args.runs = 1 if args.quick else args.runs
+        min_run_s = QUICK_RUN_S if args.quick else MIN_RUN_S
         sizes = {c: sum(p.stat().st_size for p in ps) for c, ps in cases.items()}
         counts = {c: len(ps) for c, ps in cases.items()}
         measured = {c: measure(cases[c], args.runs, min_run_s) for c in cases}
