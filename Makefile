@@ -95,8 +95,13 @@ chaos: venv sysdeps
 screenshots: venv sysdeps
 	$(PY) -m cueboard_demo --screenshots docs/screenshots
 
+# Every bench whole, one after another (minutes); a bench that fails is named at the
+# end and the others still run. `make bench BENCH_ARGS=--quick`: each in its quick mode, as
+# tests/bench/test_benches_quick.py runs them (seconds each; the figures mean little).
 bench: venv sysdeps
-	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	@failed=""; for b in bench/bench_*.py; do echo "== $$b $(BENCH_ARGS)"; \
+	  $(PY) $$b $(BENCH_ARGS) || failed="$$failed $$b"; done; \
+	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
 
 BUNDLE_PLATFORMS := linux_x86_64 win_amd64
 

@@ -1,7 +1,7 @@
 """Importing a sound from a link: throughput and memory of
 ``cueboard.workers.download.fetch_sound``.
 
-    .venv/bin/python bench/bench_download.py [--mib 64] [--runs 5]
+    .venv/bin/python bench/bench_download.py [--mib 64] [--runs 5] [--quick]
 
 A ``--mib`` MiB WAV (a real header, then noise) is served over HTTPS by the tests' loopback
 server (a trustme authority, in a thread of this process) and downloaded into a temporary
@@ -90,7 +90,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mib", type=int, default=64)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.mib, args.runs = 4, 1
     body = wav(args.mib * MIB)
     variants: dict[str, tuple[Callable[[Tls, Path], Awaitable[None]], str]] = {
         "httpx, body dropped (network only)": (network_only, "asyncio"),

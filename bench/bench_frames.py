@@ -1,6 +1,6 @@
 """Decode + validate throughput of realistic host frames through a READY ``vxp.Session``.
 
-    .venv/bin/python bench/bench_frames.py [--runs 5] [--rounds 1000] [--profile] [--pin]
+    .venv/bin/python bench/bench_frames.py [--runs 5] [--rounds 1000] [--profile] [--pin] [--quick]
 
 The stream mixes the events and responses a busy Cueboard sees: panel_event with typed args,
 command_invoked, audio_loaded, media_snapshot with two sessions, settings_changed; and the
@@ -438,7 +438,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000, help="copies of the nine frames")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the session")
     parser.add_argument("--pin", action="store_true", help="pin to one CPU (one thread anyway)")
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.runs = 100, 1
 
     pinned = pin_one_core() if args.pin else "one thread, not pinned"
     work = Workload(args.rounds)

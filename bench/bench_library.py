@@ -1,6 +1,6 @@
 """Library scan time and kv bytes for a 10,000-sound library (generated).
 
-    .venv/bin/python bench/bench_library.py [--files 10000] [--folders 50] [--runs 5]
+    .venv/bin/python bench/bench_library.py [--files 10000] [--folders 50] [--runs 5] [--quick]
 
 Scan: a tree of ``--folders`` folders holding ``--files`` tiny valid WAV files in all (a 44-byte
 RIFF/WAVE header and a few samples: enough for the sniffing, which reads 12 bytes), plus one
@@ -206,7 +206,10 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=10_000)
     parser.add_argument("--folders", type=int, default=50)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.files, args.folders, args.runs = 500, 10, 1
 
     with tempfile.TemporaryDirectory(prefix="bench-library-") as tmp:
         root = Path(tmp) / "Sounds"

@@ -1,12 +1,13 @@
 """A props storm through the overlay model, in real time: frames sent and the CPU it costs.
 
-    .venv/bin/python bench/bench_overlay.py [--changes 10000] [--runs 5]
+    .venv/bin/python bench/bench_overlay.py [--changes 10000] [--runs 5] [--quick]
 
-``--changes`` updates of two overlay props (a page index and a gain), in 100 batches on a 10 ms
-grid, so the storm lasts about a second; after each change the model is asked what is due, as
-the core asks it after each input, and its :class:`Wake` is kept as the runtime's timer would
-keep it. Each frame it sends goes to a stand-in for the host that serializes it as the wire line
-would be (``json.dumps``) and answers ``applied``.
+``--changes`` updates of two overlay props (a page index and a gain), in batches of 100 spread
+evenly over about a second (``--quick``: 1,000 over a quarter of a second, one run); after each
+change the model is asked what is due, as the core asks it after each input, and its
+:class:`Wake` is kept as the runtime's timer would keep it. Each frame it sends goes to a
+stand-in for the host that serializes it as the wire line would be (``json.dumps``) and
+answers ``applied``.
 Measured: the frames that reached the panel, the storm's length (first change to the last
 frame), frames per second, and the process CPU time over the storm. The baseline, in the same
 run and interleaved with it: the same model with the rate limit lifted (a frame as soon as the
@@ -69,7 +70,7 @@ class Panel:
                 self.carry(self._tracker.on_reply(Reply(effect.ticket, applied), now), now)
 
 
-async def storm(changes: int, fps: float) -> Storm:
+async def storm(changes: int, fps: float, seconds: float = 1.0) -> Storm:
     tracker = Tracker(Tickets(), random.Random(0))
     panel = Panel(tracker)
     model = PropsModel(tracker, max_frames_per_second=fps)
@@ -86,7 +87,7 @@ async def storm(changes: int, fps: float) -> Storm:
         model.set("overlay", "soundboard-gain", i % 101)
         due()
         if i % 100 == 99:
-            await anyio.sleep_until(started + (i + 1) / changes)
+            await anyio.sleep_until(started + (i + 1) / changes * seconds)
     with anyio.fail_after(10):
         while model.pending("overlay"):
             if panel.wake_at is not None:
@@ -104,17 +105,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    seconds = 0.25 if args.quick else 1.0  # the storm's length
+    if args.quick:
+        args.changes, args.runs = 1000, 1
     results: dict[str, list[Storm]] = {"paced": [], "unlimited": []}
     for _ in range(args.runs):  # interleaved: the machine's load falls on both alike
-        results["paced"].append(anyio.run(storm, args.changes, MAX_FRAMES_PER_SECOND))
-        results["unlimited"].append(anyio.run(storm, args.changes, UNLIMITED_FPS))
+        results["paced"].append(anyio.run(storm, args.changes, MAX_FRAMES_PER_SECOND, seconds))
+        results["unlimited"].append(anyio.run(storm, args.changes, UNLIMITED_FPS, seconds))
 
     def med(name: str, field: str) -> float:
         return statistics.median(getattr(s, field) for s in results[name])
 
-    print(f"{args.changes} changes of two props in about 1 s, median of {args.runs} runs")
-    print(f"{'variant':<28} {'frames':>7} {'seconds':>8} {'frames/s':>9} {'CPU ms':>8}  final")
+    print(f"{args.changes} changes of two props in about {seconds:g} s, median of {args.runs} runs")
+    header = f"{'variant':<28} {'frames':>7} {'seconds':>8} {'frames/s':>9} {'CPU ms':>8}  final"
+    print(header)
+    print("-" * len(header))
     for name, label in (
         ("paced", "overlay model, 30 frames/s"),
         ("unlimited", "baseline: no limit"),

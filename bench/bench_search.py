@@ -1,6 +1,6 @@
 """The flat, ranked search and the tile-name fitting over a 2,000-sound library (generated).
 
-    .venv/bin/python bench/bench_search.py [--sounds 2000] [--folders 40] [--runs 7]
+    .venv/bin/python bench/bench_search.py [--sounds 2000] [--folders 40] [--runs 7] [--quick]
 
 The library mixes Latin, Japanese and emoji names in ``--folders`` folders. For each query,
 ``cueboard.core.search.search`` (fold, rank, sort) is timed beside the search it replaces,
@@ -59,11 +59,16 @@ def main() -> int:
     parser.add_argument("--sounds", type=int, default=2000)
     parser.add_argument("--folders", type=int, default=40)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--quick", action="store_true", help="one run, small sizes")
     args = parser.parse_args()
+    if args.quick:
+        args.sounds, args.runs = 200, 1
     lib = library(args.sounds, args.folders)
     index = Index.of(entries_of(lib.sounds))
     print(f"{args.sounds} sounds in {args.folders} folders, median of {args.runs} runs\n")
-    print(f"{'query':<22}{'ranked (ms)':>12}{'hits':>7}{'old (ms)':>10}{'hits':>7}{'ratio':>7}")
+    header = f"{'query':<22}{'ranked (ms)':>12}{'hits':>7}{'old (ms)':>10}{'hits':>7}{'ratio':>7}"
+    print(header)
+    print("-" * len(header))
     for q in QUERIES:
         got = median_ms(
             {

@@ -1,7 +1,7 @@
 """A soak of the real Cueboard process inside vrosdev: what is left behind after many presses.
 
     .venv/bin/python bench/bench_soak.py [--commands 10000] [--clicks 1000] [--icons 200]
-        [--idle-s 3] [--tracemalloc N]
+        [--idle-s 3] [--tracemalloc N] [--rounds 10] [--quick]
 
 vrosdev runs in this process (``vrosdev.launcher.run_extension`` with a driver, as
 ``bench/bench_latency.py`` does); the real Cueboard runs as its own process. The library: pages
@@ -207,7 +207,7 @@ class Soak:
     page: int = 0  # the page shown (0-based)
 
     async def measure(self, host: ExtensionHost, probe: Probe, runner: ScriptRunner) -> None:
-        await runner.run(parse(f"settle {QUIET_S} 60"))
+        await runner.run(parse(f"settle {self.args.quiet_s:g} 60"))
         topic = f"ext.{self.ext_id}.cmd.debug"
         answered = await probe.until("debug", lambda: deliver(host, topic, {}))
         counts = probe.debug[-1] if answered else {"tasks": -1, "timers": -1}
@@ -236,9 +236,9 @@ class Soak:
         await self.measure(host, probe, runner)
         puts_before = probe.seen["assets.put"]
         rng = random.Random(14)
-        for n in range(ROUNDS):
+        for n in range(self.args.rounds):
             await self.round(n, host, probe, runner, rng)
-            if n == ROUNDS // 2 - 1:
+            if n == self.args.rounds // 2 - 1:
                 await self.measure(host, probe, runner)
         await self.measure(host, probe, runner)
         self.puts = probe.seen["assets.put"] - puts_before
@@ -248,8 +248,9 @@ class Soak:
         self, n: int, host: ExtensionHost, probe: Probe, runner: ScriptRunner, rng: random.Random
     ) -> None:
         args = self.args
-        commands = _share(args.commands, n)
-        for _ in range(_share(self.pages - 1, n)):  # a page of new icons, put once each
+        commands = _share(args.commands, n, args.rounds)
+        pages = _share(self.pages - 1, n, args.rounds)
+        for _ in range(pages):  # a page of new icons, put once each
             self.page += 1
             icons = min(ICONS_PER_PAGE, args.icons - (self.page - 1) * ICONS_PER_PAGE)
             target = probe.seen["assets.put"] + icons
@@ -270,7 +271,7 @@ class Soak:
             else:
                 await self.command(host, probe, f"play-slot-{i % PAGE + 1}", "audio.play")
         keys = [f"{sound_name(self.page * PAGE + k)}.wav" for k in range(1, PAGE + 1)]
-        for i in range(_share(args.clicks, n)):
+        for i in range(_share(args.clicks, n, args.rounds)):
             await self.click(host, probe, i, rng.choice(keys))
         await runner.run(parse("settle 0.3 60"))
 
@@ -308,9 +309,9 @@ class Soak:
             self.missed += 1
 
 
-def _share(total: int, n: int) -> int:
+def _share(total: int, n: int, rounds: int) -> int:
     """Round ``n``'s part of ``total`` (the parts add up to it)."""
-    return total * (n + 1) // ROUNDS - total * n // ROUNDS
+    return total * (n + 1) // rounds - total * n // rounds
 
 
 def host_config(tmp: Path) -> HostConfig:
@@ -380,7 +381,13 @@ def main() -> int:
     parser.add_argument("--icons", type=int, default=200)
     parser.add_argument("--idle-s", type=float, default=3.0)
     parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES")
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--quick", action="store_true", help="two short rounds, small sizes")
     args = parser.parse_args()
+    args.quiet_s = QUIET_S
+    if args.quick:  # a shorter quiet: a finished play's status timer may still be counted
+        args.commands, args.clicks, args.icons, args.rounds = 60, 10, 10, 2
+        args.idle_s, args.quiet_s = 0.3, 0.5
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-soak-") as tmp_name:
         tmp = Path(tmp_name)

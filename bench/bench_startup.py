@@ -383,7 +383,10 @@ def main() -> None:
         help="also time the hello of a candidate SDK: DIR holds a modified vxp/ package "
         "(put first on PYTHONPATH, so it shadows the installed one)",
     )
+    parser.add_argument("--quick", action="store_true", help="one run of each row")
     args = parser.parse_args()
+    if args.quick:
+        args.runs = 1
     # Time the start an installed extension has: with bytecode. PYTHONDONTWRITEBYTECODE (set on
     # some machines, this one included) would otherwise recompile every edited module in every
     # child; compileall writes the .pyc files whatever that variable says.
@@ -406,7 +409,7 @@ def main() -> None:
         children.insert(children.index(SDK_CHILD) + 1, candidate)
     try:
         times = measure(args.runs, children)
-        phase_runs = max(3, args.runs // 3)
+        phase_runs = 1 if args.quick else max(3, args.runs // 3)
         phases = measure_phases(phase_runs)
         statement = "import vxp.client"
         rows = import_times(statement)

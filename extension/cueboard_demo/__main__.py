@@ -176,12 +176,18 @@ def describe_wav(path: Path) -> str:
 SCENES: list[tuple[str, str, str]] = [
     ("overlay", "overlay", ""),
     ("search", "overlay", 'click overlay search-changed ["boss"]\nsleep 0.6\n'),
-    # Long, Japanese and emoji names, a tile that cannot load, and four sounds playing (looped
-    # for this press, so that they still play when the window is captured).
+    # Long, Japanese and emoji names, a tile that cannot load, a favourite naming its command,
+    # two sounds with a play mode of their own (the legend under the grid says what their
+    # marks mean), and four sounds playing (looped for this press, so that they still play
+    # when the window is captured).
     (
         "library",
         "overlay",
         'click overlay open-folder ["c:Twitch Alerts"]\nsleep 1.5\n'
+        'click overlay set-favourite ["Twitch Alerts/Boss Defeated Fanfare.wav", true]\n'
+        'click dash-tab set-sound-mode ["Twitch Alerts/Hype Train Level 5.wav", 4]\n'
+        'click dash-tab set-sound-mode ["Twitch Alerts/Boss Defeated Fanfare.wav", 3]\n'
+        'click overlay open-folder ["c:Twitch Alerts"]\nsleep 0.5\n'
         + "".join(
             f"bus-publish ext.com.cueboard.soundboard.cmd.play "
             f'{{"path": "Twitch Alerts/{name}.wav", "mode": "loop"}}\nsleep 0.3\n'

@@ -1,6 +1,7 @@
 """Demo content, generated (no binary media in the repository): a dozen short sounds in two
 folders, some with animated icons drawn here, and a third folder named as people name their
-sounds (long names in a series, Japanese, emoji) with one file that is not audio."""
+sounds (long names in a series, Japanese, emoji) with one file that is not audio, and an empty
+folder."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ SOUNDS: list[tuple[str, str, str, float]] = [
 ]
 ICONS = {"Airhorn": "spin", "Ding": "pulse", "Laser": "bar", "Chord": "pulse", "拍手": "spin"}
 BROKEN = ("Twitch Alerts", "Broken Clip.wav")  # a RIFF header over noise: vrOS cannot decode it
+EMPTY = "Stream Intros"  # a folder with nothing in it yet: the dash-tab says what goes there
 
 
 def _signal(kind: str, seconds: float) -> np.ndarray:
@@ -109,6 +111,7 @@ def generate(root: Path) -> Path:
         _wav(target, _signal(kind, seconds))
         if name in ICONS:
             _icon(target.with_suffix(".gif"), ICONS[name])
+    (sounds / EMPTY).mkdir(parents=True, exist_ok=True)
     broken = sounds.joinpath(*BROKEN)
     if not broken.exists():
         broken.write_bytes(b"RIFF\x00\x00\x00\x00WAVEjunk" + bytes(range(256)) * 4)

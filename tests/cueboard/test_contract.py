@@ -224,7 +224,7 @@ def test_tagged_refuses_values_that_do_not_fit(wire: Wire, value: object) -> Non
 
 def test_lists_are_bounded_by_max_rows() -> None:
     slots = OVERLAY.prop("slots")
-    row = ("k", "n", "0:01", 1, "", False, False, 0)
+    row = ("k", "n", "0:01", 1, "", False, False, 0, "")
     slots.wire_value([row] * 12)
     with pytest.raises(WireError, match="page"):
         slots.wire_value([row] * 13)

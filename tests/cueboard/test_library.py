@@ -87,3 +87,24 @@ def test_sniffing_and_natural_key() -> None:
     assert sniff_sound(b"\xff\xfb\x90\x00")
     assert not sniff_sound(b"hello world!")
     assert sorted(["a10", "a2", "A1"], key=natural_key) == ["A1", "a2", "a10"]
+
+
+def test_folders_with_no_sound_in_or_below_them_are_listed_with_their_other_files(
+    tmp_path: Path,
+) -> None:
+    _wav(tmp_path / "Memes" / "bruh.wav")
+    _wav(tmp_path / "Games" / "Boss" / "theme.wav")  # Games holds none itself, Boss does
+    (tmp_path / "Games" / "Later").mkdir()
+    (tmp_path / "Empty 10").mkdir()
+    (tmp_path / "Empty 9").mkdir()
+    (tmp_path / "Pictures").mkdir()
+    (tmp_path / "Pictures" / "a.gif").write_bytes(b"GIF89a")
+    (tmp_path / "Pictures" / "notes.txt").write_text("hello")
+    (tmp_path / "Pictures" / ".DS_Store").write_text("")
+    lib = scan(tmp_path)
+    assert lib.empty_folders == [
+        ("Empty 9", 0),
+        ("Empty 10", 0),
+        ("Games/Later", 0),
+        ("Pictures", 2),
+    ]

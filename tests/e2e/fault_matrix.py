@@ -8,7 +8,8 @@ request only (``@1``), and every request for 3 s (``@3s``). Each run is ``vrosde
 person would start it, one process per run, several at once.
 
 ``python -m tests.e2e.fault_matrix`` runs the whole matrix and the chaos seeds and prints every
-failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a bounded sample.
+failing case (``make chaos``); tests/e2e/test_fault_matrix.py runs a sample of the wiring, and
+every cell's decision is checked in memory (tests/cueboard/core/test_fault_decisions.py).
 """
 
 from __future__ import annotations
@@ -18,16 +19,61 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
+
+import anyio
+import anyio.to_thread
 
 from tests import leaks
 
-from .matrix_checks import REPO, WINDOW_S, Case, Outcome, Transcript, check_case, check_seed
+from .matrix_checks import (
+    MAX_RETRIES,
+    REPO,
+    WINDOW_S,
+    Case,
+    Outcome,
+    Transcript,
+    check_case,
+    check_seed,
+)
 
-__all__ = ["Case", "Outcome", "Transcript", "cases", "codes_for", "run_all"]
+__all__ = [
+    "MAX_RETRIES",
+    "Case",
+    "Outcome",
+    "Transcript",
+    "cases",
+    "codes_for",
+    "run_all",
+    "startup_cases",
+]
 UNKNOWN_CODE = "matrix_unknown_code"
+# The start-up matrix (tests/e2e/test_startup_faults.py): every request kind Cueboard sends
+# during start-up, its first request answered with each documented code and these.
+STARTUP = [
+    ("settings", "list"),
+    ("commands", "register"),
+    ("audio", "pre_arm"),
+    ("assets", "put"),
+    ("panel", "props"),
+    ("bus", "subscribe"),
+    ("kv", "list"),
+    ("kv", "get"),
+    ("kv", "set"),
+    ("audio", "load"),
+]
+STARTUP_EXTRA = ("-32603", "-32602", "startup_unknown_code", "result:from_a_newer_host")
+# Final verdicts on slot 1 itself: its file (the first load) or its command's name (the first
+# register): it is rightly not played, until the file changes or the next connection.
+SLOT_1_VERDICTS = {
+    ("audio", "load"): {"not_found", "undecodable", "too_long", "-32602"},
+    ("commands", "register"): {"invalid_name", "-32602"},
+}
+# Props are paced diffs, not one request per cause: how many frames carry them depends on
+# timing as much as on retries, so their bound is the fault matrix's slack, not a retry count.
+PACED = {("panel", "props"): 10}
 # --quick: the one code per namespace a host is most likely to answer (the spec's "retry" for
 # assets; the player's failure for media); the others have ``internal``.
 QUICK_CODES = {"assets": "budget_full", "media": "open_failed", "face": "unsupported"}
@@ -156,7 +202,10 @@ def run_vrosdev(
 
 
 def baseline(work: Path, content_root: Path) -> Transcript:
-    code, output, transcript = run_vrosdev(work / "baseline", session_script() + TAIL, content_root)
+    return check_baseline(*run_vrosdev(work / "baseline", session_script() + TAIL, content_root))
+
+
+def check_baseline(code: int, output: str, transcript: Transcript) -> Transcript:
     if code != 0 or "Traceback" in output:
         raise RuntimeError(f"the baseline session failed (exit {code}):\n{output[-3000:]}")
     unput = transcript.named_before_put()
@@ -186,26 +235,76 @@ def cases(pairs: Iterable[tuple[str, str]], *, quick: bool = False) -> list[Case
     return out
 
 
-def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
+def startup_cases() -> list[tuple[str, str, str]]:
+    """Every start-up kind x its namespace's documented codes and :data:`STARTUP_EXTRA`."""
+    return [
+        (method, op, code)
+        for method, op in STARTUP
+        for code in (*codes_for(method), *STARTUP_EXTRA)
+    ]
+
+
+def launch_case(work: Path, content_root: Path, case: Case) -> Outcome:
+    """One fault's run, not yet judged (:func:`check_case` needs the baseline)."""
     method, op, code, mode = case
     name = f"{method}.{op}={code}@{mode}"
     folder = work / name.replace("/", "_").replace("=", "_").replace("@", "_")
     rc, output, transcript = run_vrosdev(
         folder, session_script() + TAIL, content_root, ["--fault", name]
     )
-    out = Outcome(case, rc, output, transcript)
+    return Outcome(case, rc, output, transcript)
+
+
+def launch_together(work: Path, content_root: Path, cases_: Sequence[Case]) -> list[Outcome]:
+    """Several faults on different request kinds in one run, each judged on its own kind's
+    requests (:func:`check_case`): one launch exercises several wiring paths."""
+    names = [f"{m}.{o}={c}@{mode}" for m, o, c, mode in cases_]
+    folder = work / "+".join(f"{m}.{o}" for m, o, _, _ in cases_)
+    options = [x for name in names for x in ("--fault", name)]
+    rc, output, transcript = run_vrosdev(folder, session_script() + TAIL, content_root, options)
+    return [Outcome(case, rc, output, transcript) for case in cases_]
+
+
+def run_case(work: Path, content_root: Path, case: Case, base: Transcript) -> Outcome:
+    out = launch_case(work, content_root, case)
     check_case(out, case, base)
     return out
+
+
+def concurrently[T](jobs: Sequence[Callable[[], T]], limit: int) -> list[T]:
+    """Every job (each waits on a vrosdev and a Cueboard process), ``limit`` at once, in one
+    anyio task group; the results in the jobs' order."""
+
+    async def main() -> list[T]:
+        limiter = anyio.CapacityLimiter(limit)
+        results: dict[int, T] = {}
+
+        async def one(n: int, job: Callable[[], T]) -> None:
+            results[n] = await anyio.to_thread.run_sync(job, limiter=limiter)
+
+        async with anyio.create_task_group() as tg:
+            for n, job in enumerate(jobs):
+                tg.start_soon(one, n, job)
+        return [results[n] for n in range(len(jobs))]
+
+    return anyio.run(main)
+
+
+# A chaos host delays an answer up to 1 s: quiet for longer than that, every answer is in (the
+# registrations before a press, the press's own before the oversized frame), however busy the
+# machine.
+CHAOS_QUIET_S = 1.2
 
 
 def chaos_script(short: bool = False) -> str:
     """The baseline session (``short``: start-up, a few presses and the media deck), then a
     press of slot 1 and the oversized last frame."""
-    end = "invoke play-slot-1\nsleep 0.5\nchaos-end\nsettle\n"
+    end = f"invoke play-slot-1\nsettle {CHAOS_QUIET_S:g}\nchaos-end\nsettle\n"
     if not short:
         return session_script() + end
     url = leaks.register(MEDIA_URL.format(n=1), "media URL (fault matrix)")
-    steps = ["settle 0.5 30", "show overlay", "settle", "invoke play-slot-1", "sleep 0.2"]
+    quiet = f"settle {CHAOS_QUIET_S:g}"
+    steps = [f"{quiet} 30", "show overlay", quiet, "invoke play-slot-1", "sleep 0.2"]
     steps += ["invoke play-slot-2", 'click overlay play-sound ["Effects/Ding.wav"]']
     steps += [f'click overlay media-open ["{url}", "Matrix stream"]', "settle 0.5"]
     return "\n".join(steps) + "\n" + end
@@ -238,15 +337,19 @@ def run_all(
     short_seeds: bool = False,
 ) -> list[Outcome]:
     """Every case and seed, ``jobs`` at a time; ``report`` hears each as it finishes."""
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_case, work, content_root, c, base) for c in cases_]
-        futures += [pool.submit(run_seed, work, content_root, s, short_seeds) for s in seeds]
-        outcomes: list[Outcome] = []
-        for future in as_completed(futures):
-            outcomes.append(future.result())
+
+    def judged(run: Callable[[], Outcome]) -> Callable[[], Outcome]:
+        def job() -> Outcome:
+            out = run()
             if report is not None:
-                report(outcomes[-1])
-        return outcomes
+                report(out)
+            return out
+
+        return job
+
+    runs = [partial(run_case, work, content_root, c, base) for c in cases_]
+    runs += [partial(run_seed, work, content_root, s, short_seeds) for s in seeds]
+    return concurrently([judged(r) for r in runs], jobs)
 
 
 def _print(out: Outcome) -> None:

@@ -10,17 +10,31 @@ every sound was); and a localized notice in the overlay's ``status-text`` when t
 request was the user's and its retry did not get it either. Every transcript, a fault's, a
 chaos seed's or another end-to-end test's (tests/e2e/harness.py): no ``panel.props`` names an
 asset key before its put answered ``ok`` on that connection (docs/protocol-notes.md#r33).
+
+Whose request it was and whether a notice followed are read from the order of the transcript's
+events, never from how much time passed between them: a person's request is the first of its
+kind and parameters after their step, and its notice shows after the failed answer and before
+the person's press that follows the fault window (the run's tail). A busy machine stretches the
+time between events, never their order. The decisions behind these checks (which row, which
+notice, how long the backoff) are checked cell by cell in memory, on a virtual clock
+(tests/cueboard/core/test_fault_decisions.py).
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from cueboard.core.effects import HostFailure
+from cueboard.core.policy import Rule, rule_for
+from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
 
 REPO = Path(__file__).resolve().parents[2]
 WINDOW_S = 3.0
@@ -28,8 +42,8 @@ MAX_RETRIES = 3
 EXTRA_REQUESTS = 10
 REFUSED_FOR_GOOD = frozenset({"not_found", "too_long", "undecodable"})
 # A failure of a request a person asked for (a command or a panel callback) must reach the
-# overlay's status line as a localized notice. Asked for: one of these kinds, sent within
-# USER_WITHIN_S of such a step. Background work (loads, saves, props) is not on this list.
+# overlay's status line as a localized notice. Asked for: one of these kinds, the first of its
+# kind and parameters after such a step. Background work (loads, saves, props) is not on this list.
 USER_STEPS = ("script: invoke ", "script: click ")
 USER_PAIRS = frozenset(
     {
@@ -42,7 +56,8 @@ USER_PAIRS = frozenset(
         ("media", "close"),
     }
 )
-USER_WITHIN_S = 0.5
+# The tail's press after the fault window (fault_matrix.TAIL): what a notice must come before.
+TAIL_STEP = "script: invoke play-slot-1"
 PERSON_PAIRS = USER_PAIRS | {("audio", "load")}
 PRESSES_PER_S = 10  # the pace of a person's requests (extension/cueboard/core/pacing.py)
 
@@ -198,14 +213,14 @@ def played_after(t: Transcript, start: str, end: str | None) -> bool:
 
 def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     method, op, code, _ = case
+    pair = (method, op)
     t = out.transcript
     check_common(out)
-    faults = t.injected("fault")
+    faults = [(ts, f) for ts, f in t.injected("fault") if (f.get("method"), f.get("op")) == pair]
     if not faults:
         out.problems.append("the faulted request was never sent")
         return
     first_t = faults[0][0]
-    pair = (method, op)
     # Retries: the same request sent more often than in the baseline session.
     base_counts = Counter(request_key(f) for _, f in base.requests() if pair_of(f) == pair)
     counts = Counter(request_key(f) for _, f in t.requests() if pair_of(f) == pair)
@@ -229,25 +244,47 @@ def check_case(out: Outcome, case: Case, base: Transcript) -> None:
     )
     if not (slot_1 or other):
         out.problems.append("play-slot-1 did not play after the fault window")
+    until = t.note_time(TAIL_STEP, last=True)
+    asked = {id(f) for _, f in persons(t)}
+    sent = {f.get("id"): f for _, f in t.requests()}
+    silent = rule_of(method, op, code).notice is None  # the row has nothing to tell
     for ts, injected in faults:
-        if pair not in USER_PAIRS or not user_asked(t, ts) or got_it_after(t, injected, ts):
+        frame = sent.get(injected.get("id"))
+        if pair not in USER_PAIRS or frame is None or id(frame) not in asked:
             continue
-        if not status_notice_after(t, ts):
+        if got_it_after(t, frame, ts, until):
+            continue
+        if silent:  # a stop of a sound the host no longer has, a session already gone (a
+            continue  # reload opens it again: checked in memory, as an injected fault leaves
+            # the session held here)
+        if not status_notice_after(t, ts, until, expected_notice(method, op, code)):
             rid = injected.get("id")
             out.problems.append(f"no localized status notice for the user's request id {rid}")
             break
 
 
+def rule_of(method: str, op: str, code: str) -> Rule:
+    """The policy row for what vrosdev answered (``--fault`` forms: a word, an integer, or a
+    result tag of a newer host)."""
+    if code.startswith("result:"):
+        failure = HostFailure("unreadable")
+    elif code.lstrip("-").isdigit():
+        failure = HostFailure("protocol", int(code))
+    else:
+        failure = HostFailure("domain", code)
+    return rule_for(f"{method}.{op}", failure)
+
+
 def persons(t: Transcript) -> list[tuple[float, dict[str, Any]]]:
     """A person's requests: of the kinds a step sends (a press, a deck action, the load a press
-    asks for), the first of each request (kind and parameters) within USER_WITHIN_S after the
-    person's latest step. A later copy after the same step is a retry: the extension's own."""
+    asks for), the first of each request (kind and parameters) after the person's latest step.
+    A later copy after the same step is a retry: the extension's own."""
     steps = sorted(x["t"] for x in t.lines if "note" in x and str(x["note"]).startswith(USER_STEPS))
     out: list[tuple[float, dict[str, Any]]] = []
     seen: set[tuple[float, str]] = set()
     for ts, f in t.requests():
         at = bisect.bisect_right(steps, ts)
-        if pair_of(f) not in PERSON_PAIRS or at == 0 or ts - steps[at - 1] > USER_WITHIN_S:
+        if pair_of(f) not in PERSON_PAIRS or at == 0:
             continue
         key = (steps[at - 1], request_key(f))
         if key not in seen:
@@ -268,43 +305,44 @@ def _busiest(times: list[float], window: float = WINDOW_S) -> int:
     return max(counts, default=0)
 
 
-def got_it_after(t: Transcript, injected: dict[str, Any], at: float, within: float = 2.0) -> bool:
-    """The faulted request, sent again within ``within``, was answered ``ok`` (or another
-    success tag): the person got what they asked for, and there is nothing to tell them."""
-    requests = {f.get("id"): f for _, f in t.requests()}
-    faulted = requests.get(injected.get("id"))
-    if faulted is None:
-        return False
+def _between(ts: float, at: float, until: float | None) -> bool:
+    return at < ts and (until is None or ts <= until)
+
+
+def got_it_after(t: Transcript, faulted: dict[str, Any], at: float, until: float | None) -> bool:
+    """The faulted request, sent again after its failure and before ``until``, was answered
+    ``ok`` (or another success tag): the person got what they asked for, and there is nothing
+    to tell them."""
     key = request_key(faulted)
     answers = t.responses()
     for ts, frame in t.requests():
-        if at < ts <= at + within and request_key(frame) == key:
+        if _between(ts, at, until) and request_key(frame) == key:
             result = (answers.get(frame.get("id", -1)) or {}).get("result")
             if isinstance(result, dict) and result.get("result") not in (None, "err"):
                 return True
     return False
 
 
-def user_asked(t: Transcript, at: float, within: float = USER_WITHIN_S) -> bool:
-    """A person's step (a command or a callback) came shortly before the request."""
-    return any(
-        str(x["note"]).startswith(USER_STEPS) and at - within <= x["t"] <= at
-        for x in t.lines
-        if "note" in x
-    )
-
-
-def _catalog_patterns() -> dict[str, list[re.Pattern[str]]]:
-    """Each locale's messages as patterns: literal text kept, ``{placeholders}`` any text.
+@functools.cache
+def catalog_patterns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """Each locale's messages as (key, pattern): literal text kept (redacted as the transcript
+    is), ``{placeholders}`` any text.
     A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
-    out: dict[str, list[re.Pattern[str]]] = {}
+    out: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
     for path in (REPO / "extension" / "cueboard" / "runtime" / "locales").glob("*.json"):
-        patterns: list[re.Pattern[str]] = []
-        for value in _strings(json.loads(path.read_text(encoding="utf-8"))):
-            parts = re.split(r"\{[^{}]*\}", value)
-            if sum(len(p.strip()) for p in parts) < 3:
-                continue
-            patterns.append(re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL))
+        patterns: list[tuple[str, re.Pattern[str]]] = []
+        catalog: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        for key, data in catalog.items():
+            for value in _strings(data):
+                # as the transcript shows it: a scheme in a message ("https://, rtmp://") is
+                # redacted like a URL
+                parts = [
+                    URL_PATTERN.sub(URL_PLACEHOLDER, p) for p in re.split(r"\{[^{}]*\}", value)
+                ]
+                if sum(len(p.strip()) for p in parts) < 3:
+                    continue
+                pattern = re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL)
+                patterns.append((key, pattern))
         out[path.stem] = patterns
     return out
 
@@ -319,18 +357,30 @@ def _strings(data: Any) -> list[str]:
     return []
 
 
-def status_notice_after(t: Transcript, at: float, within: float = 2.0) -> bool:
-    """The overlay's status line shows a message of the current locale's catalog at some
-    moment of ``[at, at + within]`` (a notice already showing counts: Cueboard need not send
-    the same text again)."""
-    locale = "en-US"
-    for x in t.lines:
-        if str(x.get("note", "")).startswith("script: locale ") and x["t"] <= at:
-            locale = str(x["note"]).removeprefix("script: locale ").strip()
-    catalog = _catalog_patterns().get(locale, [])
-    shown: list[str] = []  # the status line's value at ``at``, then every change until the end
+def expected_notice(method: str, op: str, code: str) -> Callable[[str], bool]:
+    """Which catalog keys tell the person about this failure: the row's own notice, or for the
+    deck (which words its own, naming the slot) any of its ``media.`` messages."""
+    if method == "media":
+        return lambda key: key.startswith("media.")
+    notice = rule_of(method, op, code).notice
+    return lambda key: key == notice
+
+
+def status_notice_after(
+    t: Transcript, at: float, until: float | None, wanted: Callable[[str], bool] = bool
+) -> bool:
+    """The overlay's status line shows a ``wanted`` message of the catalog of the locale
+    current when it was sent, at ``at`` or at any change after it and before ``until`` (the
+    same notice already showing counts: Cueboard need not send the same text again)."""
+    locales = [
+        (x["t"], str(x["note"]).removeprefix("script: locale ").strip())
+        for x in t.lines
+        if str(x.get("note", "")).startswith("script: locale ")
+    ]
+    catalogs = catalog_patterns()
+    shown: list[tuple[float, str]] = []  # the status line at ``at``, then every change
     for ts, frame in t.requests():
-        if ts > at + within or pair_of(frame) != ("panel", "props"):
+        if (until is not None and ts > until) or pair_of(frame) != ("panel", "props"):
             continue
         if frame["params"].get("panel") != "overlay":
             continue
@@ -338,8 +388,12 @@ def status_notice_after(t: Transcript, at: float, within: float = 2.0) -> bool:
             if name == "status-text" and isinstance(value, dict):
                 if ts <= at:
                     shown = []
-                shown.append(str(value.get("v", "")))
-    return any(text and any(p.fullmatch(text) for p in catalog) for text in shown)
+                shown.append((ts, str(value.get("v", ""))))
+    for ts, text in shown:
+        locale = ([name for when, name in locales if when <= ts] or ["en-US"])[-1]
+        if text and any(wanted(k) and p.fullmatch(text) for k, p in catalogs.get(locale, [])):
+            return True
+    return False
 
 
 def check_seed(out: Outcome) -> None:

@@ -44,8 +44,10 @@ COLOURS: dict[tuple[str, str], tuple[Use, ...]] = {
     ("overlay.slint", "ExtTheme.c.tx-mid"): (Use(ALL, TEXT, "secondary text, hints"),),
     ("overlay.slint", "ExtTheme.c.tx-low"): (Use(TILE, MARK, "the ♪ of a tile without icon"),),
     ("overlay.slint", "ExtTheme.c.warn"): (
-        Use(TILE, MARK, "the ★ of a favourite tile"),
         Use(("bg0",), TEXT, "the media deck's unsupported notice"),
+    ),
+    ("overlay.slint", "root.favourite ? ExtTheme.c.warn : ExtTheme.c.tx-mid"): (
+        Use(TILE, MARK, "a tile's ★ (favourite) or ☆"),
     ),
     ("overlay.slint", "root.active ? ExtTheme.c.tx-hi : ExtTheme.c.tx-low"): (
         Use(TILE, TEXT, "button captions: Stop all and the selected tab too", INACTIVE),
@@ -116,12 +118,8 @@ SURFACES: dict[tuple[str, str], tuple[str, ...]] = {
         "!root.active ? ExtTheme.c.bg1 : touch.pressed || touch.has-hover || root.primary"
         " ? ExtTheme.c.bg2 : ExtTheme.c.bg1",
     ): TILE,
-    # SoundTile
-    (
-        "overlay.slint",
-        "root.state == 0 ? ExtTheme.c.bg0 : touch.pressed || root.state == 2 || touch.has-hover"
-        " ? ExtTheme.c.bg2 : ExtTheme.c.bg1",
-    ): ALL,
+    # SoundTile (its face, and the gaps that break a failed tile's outline)
+    ("overlay.slint", "root.face"): ALL,
     # LibraryRow
     (
         "dash-tab.slint",
@@ -263,6 +261,79 @@ def test_tile_states_differ_by_a_mark_not_only_a_hue() -> None:
     assert set(marks) == {"2", "3", "4", "5"}
     assert len(set(marks.values())) == 4
     # and the playing and failed outlines are thick, which a ready tile's is not
-    assert "root.state == 2 || root.state == 4 ? 2 * ExtTheme.border-default" in " ".join(
-        code.split()
+    assert "root.state == 2 || root.state == 4 ? root.edge" in " ".join(code.split())
+
+
+def _tile() -> str:
+    code = _code(PANELS / "overlay.slint")
+    start = code.index("component SoundTile")
+    return " ".join(code[start : code.index("component FolderChip", start)].split())
+
+
+def test_playing_and_failed_tiles_differ_in_shape_not_only_in_hue() -> None:
+    """The palettes' live and err are within 1.4:1 of each other in every theme, so a playing
+    tile has a filled live edge along its bottom and a failed one an outline broken by gaps in
+    the tile's own colour; neither shape is drawn for the other state."""
+    assert max(contrast(c["live"], c["err"]) for _, c in _palettes()) < 1.5
+    tile = _tile()
+    edge = re.search(r"if root\.state == 2: Rectangle \{(.*?)\}", tile)
+    assert edge and "background: ExtTheme.c.live;" in edge.group(1)
+    gaps = re.search(r"if root\.state == 4 && !root\.pressed: Rectangle \{(.*?)\} \}", tile)
+    assert gaps and gaps.group(1).count("background: root.face;") == 3
+
+
+def _tile_outline(state: int, *, pressed: bool = False) -> str:
+    """The palette key of a tile's outline in a state, read from its border-color expression."""
+    found = re.search(r"border-color: (root\.state == 0 \?[^;]+);", _tile())
+    assert found is not None
+    branches = re.findall(r"(?:^|: )([^?:]+?) \? ExtTheme\.c\.([a-z0-9-]+)", found.group(1))
+    default = found.group(1).rsplit(": ExtTheme.c.", 1)[1]
+    for condition, key in branches:
+        condition = condition.strip()
+        if condition == "root.pressed" and pressed:
+            return key
+        if condition == f"root.state == {state}":
+            return key
+    return default
+
+
+@pytest.mark.parametrize(
+    ("what", "state", "pressed"),
+    [("playing", 2, False), ("failed", 4, False), ("pressed", 1, True)],
+)
+def test_state_outlines_reach_three_to_one_on_the_tile(
+    what: str, state: int, pressed: bool
+) -> None:
+    """Each state's outline against the tile's face (bg1 at rest, bg2 raised or hovered) in
+    every palette of the stub, OLED and mono included: the palette is the host's, so the pairs
+    are the panel's choice."""
+    key = _tile_outline(state, pressed=pressed)
+    assert key in {"live", "err", "focus"}, what
+    assert _failures({key}, TILE, MARK) == []
+
+
+def test_the_outline_lookup_can_tell_states_apart() -> None:
+    """The parser above reads the real expression: playing, failed and ready differ."""
+    assert (_tile_outline(2), _tile_outline(4), _tile_outline(1)) == ("live", "err", "line")
+    # a ready tile's thin line outline is decoration, far under 3:1 in the dark themes
+    assert _failures({"line"}, TILE, MARK) != []
+
+
+def test_the_playing_edge_and_the_star_outline_reach_three_to_one() -> None:
+    tile = _tile()
+    assert (
+        "border-color: star.pressed || star.has-hover ? ExtTheme.c.focus : ExtTheme.c.tx-low;"
+        in tile
     )
+    assert _failures({"live"}, ("bg2",), MARK) == []  # a playing tile's face is bg2
+    assert _failures({"focus", "tx-low"}, TILE, MARK) == []
+
+
+@pytest.mark.parametrize("path", sorted(PANELS.glob("*.slint")), ids=lambda p: p.name)
+def test_panels_take_the_palette_and_never_branch_on_the_theme(path: Path) -> None:
+    """PAN-38: a panel reads its colours from `ExtTheme.c` and never looks at which theme is
+    current (nor at the OLED flag, which the palette already answers for), so the contrast
+    checked here against every palette is the contrast each theme gets."""
+    code = _code(path)
+    assert re.findall(r"ExtTheme\.(?:current|oled)\b", code) == []
+    assert "ExtTheme.c." in code

@@ -106,6 +106,7 @@ class CueboardCore:
         self.controls = Controls(
             self.tracker, self.board, self.prefs, self.link, rng,
             rescan=self.folder.rescan, load_ahead=self.folder.load_ahead, changed=self.changed,
+            landed=self.screen.show_place, moved=self.screen.follow,
         )  # fmt: skip
         self.backup = Backup(
             self.prefs, self.deck, self.link,

@@ -10,6 +10,10 @@ then every folder in the library's order, each split into pages of :data:`PAGE_S
 runs through a folder's pages, then on into the next folder, and wraps at the end, the same for
 the ‹ › buttons and for the ``page-next``/``page-prev`` commands. Search is one flat list ranked
 by :mod:`.search`, paged the same way.
+
+The controller also steps along the strip itself: one place, :data:`FOLDER_JUMP` places, or to
+the favourites and back, each landing on a place's first page; that is what keeps any sound of a
+large library a few presses away (tests/cueboard/core/test_reach.py counts them).
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ from cueboard.core.library import Library, Sound, natural_key
 from .ordering import OrderOf, ordered
 from .search import PAGE_SIZE, Index, entries_of, page_count, search
 
-__all__ = ["FAVOURITES", "Browser", "Folder", "Shelf", "View"]
+__all__ = ["FAVOURITES", "FOLDER_JUMP", "FOLDER_KEY", "Browser", "Folder", "Shelf", "View"]
 
 FAVOURITES = "*"  # the favourites' folder key; a library folder's is "c:" + its path
-_CATEGORY = "c:"
+FOLDER_KEY = "c:"  # a library folder's key is this and its path
 _HITS_KEPT = 4  # one query per panel, and a little room
+FOLDER_JUMP = 5  # places a jump skips: about the square root of a 40-folder strip
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +58,7 @@ class Shelf:
             self._groups.setdefault(s.category, []).append(s)
         self._order_of: OrderOf = order_of or (lambda rel: None)
         self._categories = tuple(
-            Folder(_CATEGORY + c, c, ordered(g, self._order_of)) for c, g in self._groups.items()
+            Folder(FOLDER_KEY + c, c, ordered(g, self._order_of)) for c, g in self._groups.items()
         )
         self._index: Index | None = None
         self._hits: dict[str, list[Sound]] = {}
@@ -149,6 +154,7 @@ class Browser:
     page: int = 0
     query: str = ""
     hit_page: int = 0
+    left: tuple[str, int] | None = None  # where open-favourites came from, while they show
 
     def where(self, shelf: Shelf) -> tuple[int, int]:
         """(folder, page) shown, each kept in range; a folder that went away gives the first."""
@@ -186,12 +192,16 @@ class Browser:
         index, page = self.where(shelf)
         index, self.page = shelf.locate((shelf.start(index) + page + delta) % shelf.positions)
         self.folder = shelf.folders[index].key
+        if self.folder != FAVOURITES:
+            self.left = None
 
     def open(self, shelf: Shelf, key: str) -> bool:
         """Go to a folder's first page (ending a search); False for a folder not there."""
         if shelf.find(key) is None:
             return False
         self.folder, self.page, self.query, self.hit_page = key, 0, "", 0
+        if key != FAVOURITES:
+            self.left = None  # the way back is kept only while the favourites show
         return True
 
     def search(self, query: str) -> None:
@@ -199,3 +209,32 @@ class Browser:
         query = query.strip()
         if query != self.query:
             self.query, self.hit_page = query, 0
+
+    def step(self, shelf: Shelf, delta: int) -> bool:
+        """``delta`` places along the strip (the favourites first), at that place's first page,
+        wrapping. A search ends, counting from the folder it was started in. False with no
+        folder at all."""
+        if not shelf.folders:
+            return False
+        index, _ = self.where(shelf)
+        return self.open(shelf, shelf.folders[(index + delta) % len(shelf.folders)].key)
+
+    def toggle_favourites(self, shelf: Shelf) -> bool:
+        """The favourites' first page; on them already, back to the page they were opened from.
+        False when there are no favourites."""
+        if shelf.find(FAVOURITES) is None:
+            return False
+        index, page = self.where(shelf)
+        if self.folder == FAVOURITES and not self.query:
+            first = (shelf.folders[shelf.first].key, 0)
+            key, page = self.left if self.left is not None else first
+            self.left = None
+            if not self.open(shelf, key):  # that folder went away
+                key, page = first
+                self.open(shelf, key)
+            self.page = page  # kept in range by where()
+            return True
+        if self.folder != FAVOURITES:  # from a search over them, the way back stays
+            self.left = (shelf.folders[index].key, page)
+        self.open(shelf, FAVOURITES)
+        return True

@@ -1,8 +1,10 @@
 """The commands users bind to SteamVR actions, declared once.
 
 Names are stable (CMD-8 rules): ``play-slot-1`` … ``play-slot-12`` play the visible page's
-slots, and one ``fav-<slug>`` per favourite (at most 16). The README's command table and the
-registration both come from :data:`STATIC_COMMANDS` and :func:`favourite_command`.
+slots, and one ``fav-<slug>`` per favourite (at most 16). Paging and the folder commands move
+the overlay's place; with the overlay closed a toast says where they landed. The README's
+command table and the registration both come from :data:`STATIC_COMMANDS` and
+:func:`favourite_command`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .browse import FOLDER_JUMP
 from .library import SLOTS_PER_PAGE
 
 MAX_FAVOURITES = 16
@@ -33,11 +36,24 @@ STATIC_COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("stop-all", "stop every sound"),
     CommandSpec("page-next", "the overlay's next page, on into the next folder, wrapping"),
     CommandSpec("page-prev", "the overlay's previous page, the same way back"),
+    CommandSpec("folder-next", "the next place of the overlay's folder strip, wrapping"),
+    CommandSpec("folder-prev", "the previous place of the overlay's folder strip, wrapping"),
+    CommandSpec(
+        "folder-jump-next", f"{FOLDER_JUMP} places on along the overlay's folder strip, wrapping"
+    ),
+    CommandSpec("folder-jump-prev", f"{FOLDER_JUMP} places back along the folder strip, wrapping"),
+    CommandSpec("open-favourites", "the favourites; pressed on them, back to the page left"),
     CommandSpec("play-random", "play a random sound of the page the overlay shows"),
     CommandSpec("toggle-mic", "send sounds into the microphone, or stop sending them"),
     CommandSpec("rescan", "scan the sounds folder again"),
 )
 FAVOURITE_PREFIX = "fav-"
+FOLDER_STEPS = {
+    "folder-next": 1,
+    "folder-prev": -1,
+    "folder-jump-next": FOLDER_JUMP,
+    "folder-jump-prev": -FOLDER_JUMP,
+}  # places along the folder strip; each lands on a place's first page
 
 
 def favourite_command(slug: str) -> str:

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import partial
 from random import Random
 from typing import Any, Protocol
 
-from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.core.commands import FOLDER_STEPS, STATIC_COMMANDS, favourite_command, slot_of
 from cueboard.core.contract import StatusLevel
 from cueboard.core.library import Sound
 from cueboard.core.settings import Settings
 from vxp.models import audio, commands, kv
 
+from .browse import Browser, Shelf
 from .command_names import Refused, name_favourite
 from .effects import Effect, Log, Notice
 from .link import HostLink
@@ -28,7 +30,9 @@ from .sound_state import SoundState
 from .soundboard import EMPTY_SLOT
 from .tracker import Tracker
 
-__all__ = ["Controls", "pct"]
+__all__ = ["NO_FAVOURITES", "Controls", "pct"]
+
+NO_FAVOURITES = "status.no_favourites"  # open-favourites with none: said briefly, then cleared
 
 type Plan = Callable[[float], list[Effect]]
 
@@ -54,6 +58,8 @@ class ControlsBoard(Protocol):
     def stop_all(self, now: float) -> list[Effect]: ...
 
     def turn_page(self, delta: int) -> None: ...
+
+    def navigate(self, how: Callable[[Browser, Shelf], bool]) -> bool: ...
 
     def open_folder(self, key: str) -> None: ...
 
@@ -90,6 +96,8 @@ class Controls:
         rescan: Callable[[str], list[Effect]],
         load_ahead: Plan,
         changed: Callable[[], None],
+        landed: Callable[[float, str | None], list[Effect]] = lambda now, note: [],
+        moved: Callable[[str], None] = lambda key: None,
     ) -> None:
         self._tracker = tracker
         self._board = board
@@ -99,6 +107,8 @@ class Controls:
         self._rescan = rescan
         self._load_ahead = load_ahead
         self._changed = changed
+        self._landed = landed  # says where paging landed, when the overlay is closed
+        self._moved = moved  # the dash-tab's list follows a moved sound to its page
 
     # -- commands -------------------------------------------------------------------------
 
@@ -115,7 +125,17 @@ class Controls:
                 return board.stop_all(now)
             case "page-next" | "page-prev":
                 board.turn_page(1 if command == "page-next" else -1)
-                return self._load_ahead(now)
+                return self._load_ahead(now) + self._landed(now, None)
+            case "folder-next" | "folder-prev" | "folder-jump-next" | "folder-jump-prev":
+                board.navigate(partial(Browser.step, delta=FOLDER_STEPS[command]))
+                return self._load_ahead(now) + self._landed(now, None)
+            case "open-favourites":
+                if not board.navigate(Browser.toggle_favourites):
+                    return [
+                        Notice(NO_FAVOURITES, StatusLevel.INFO),
+                        *self._landed(now, NO_FAVOURITES),
+                    ]
+                return self._load_ahead(now) + self._landed(now, None)
             case "play-random":
                 return self._play_random(now)
             case "toggle-mic":
@@ -294,4 +314,6 @@ class Controls:
 
     def move(self, key: str, position: int, now: float) -> list[Effect]:
         self._changed()
-        return self._board.move(key, position - 1, now) + self._load_ahead(now)
+        out = self._board.move(key, position - 1, now)
+        self._moved(key)
+        return out + self._load_ahead(now)

@@ -50,6 +50,9 @@ class Library:
     skipped: list[str] = field(
         default_factory=list[str]
     )  # files named like sounds that are not (listed in sounds too, with their problem)
+    empty_folders: list[tuple[str, int]] = field(
+        default_factory=list[tuple[str, int]]
+    )  # folders with no sound in or below them: (rel path, how many other files they hold)
 
     def __post_init__(self) -> None:
         self.by_path = {s.rel_path: s for s in self.sounds}

@@ -49,6 +49,7 @@ class Tile:
     favourite: bool = False
     icon_key: str | None = None
     mode: int = 0  # PlayMode: its own play mode, 0 for none
+    note: str = ""  # localised: its folder while searching, or a favourite's command
 
 
 def format_duration(seconds: float | None) -> str:
@@ -73,6 +74,7 @@ def grid_values(tiles: Sequence[Tile], *, blank: bool = True) -> dict[str, Any]:
             t.favourite,
             t.icon_key is not None,
             t.mode,
+            t.note,
         )
         for t in tiles
     ]

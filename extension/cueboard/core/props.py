@@ -79,6 +79,7 @@ class _PanelState:
     visible: bool
     last_frame_at: float = -math.inf
     dirty: bool = False
+    open: bool = False  # the host said panel_shown, and no panel_hidden since
 
 
 class PropsModel:
@@ -167,11 +168,16 @@ class PropsModel:
     def is_visible(self, panel: str) -> bool:
         return self._panel(panel).visible
 
+    def is_open(self, panel: str) -> bool:
+        """Someone can see it: the host said so (``panel_shown``). A manifest panel gets props
+        before that, so it is ready when opened, but it is not open until told."""
+        return self._panel(panel).open
+
     def panel_shown(self, panel: str) -> bool:
         state = self._panels.get(panel)
         if state is None:
             return False  # a panel outside the contract
-        state.visible = True
+        state.visible = state.open = True
         state.dirty = True
         return True
 
@@ -179,13 +185,15 @@ class PropsModel:
         state = self._panels.get(panel)
         if state is None:
             return False
-        state.visible = False
+        state.visible = state.open = False
         return True
 
     def resend_all(self, panel: str | None = None) -> None:
-        """Forget what was sent: after a reconnect, or after a runtime panel is defined again."""
+        """Forget what was sent, and that the panel was open (the host says it again): after a
+        reconnect, or after a runtime panel is defined again."""
         for state in self._select(panel):
             state.sent.clear()
+            state.open = False
             state.last_frame_at = -math.inf
             if state.desired:
                 state.dirty = True

@@ -15,14 +15,17 @@ from typing import Protocol
 
 from vxp.models import audio
 
-from .browse import Browser
+from .browse import FOLDER_KEY, Browser
+from .controls import NO_FAVOURITES
 from .deck import DeckCore, deck_props
 from .effects import Effect, Log, Notice, Wake
 from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import channels_text
+from .places import place_line, playing_name
 from .props import PropsModel
+from .search import PAGE_SIZE
 from .soundboard import EMPTY_SLOT
 from .toast import Toast
 from .tracker import Tracker
@@ -33,7 +36,7 @@ __all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
 STATUS_RECONCILE_S = 1.0
 VIEWS, STATUS, BRIEF = "views", "status", "brief"
 BRIEF_S = 2.0  # how long feedback that needs no action stays on the status line
-BRIEF_NOTICES = frozenset({EMPTY_SLOT})
+BRIEF_NOTICES = frozenset({EMPTY_SLOT, NO_FAVOURITES})
 
 
 class ScreenBoard(ViewedBoard, Protocol):
@@ -187,7 +190,27 @@ class Screen:
             soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
             channels = channels_text(self._link.catalog, soundboard, mic)
         icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
-        out = self.toast.show(name, now, channels=channels, icon=icon, blank=blank)
+        out = self.toast.show(playing_name(name), now, channels=channels, icon=icon, blank=blank)
+        if self._status_at is None:
+            out.append(self._status_wake(now))
+        return out
+
+    def show_place(self, now: float, note: str | None = None) -> list[Effect]:
+        """With the overlay closed, the toast says where a command's paging or folder change
+        landed ("Memes · 2 / 3", and which place of the strip), or ``note`` (a catalog key) when
+        it went nowhere. The now-playing setting does not hide it: it answers a press."""
+        cat = self._link.catalog
+        if cat is None or not self._link.overlays or self.props.is_open("overlay"):
+            return []
+        board = self._board
+        view = board.browser.view(board.shelf)
+        name, line = place_line(cat, view, board.shelf), ""
+        if note is not None:
+            name = cat.t(note)
+        elif view.folder is not None:
+            place = board.shelf.find(view.folder.key) or 0
+            line = cat.t("toast.place_of", place=place + 1, places=len(board.shelf.folders))
+        out = self.toast.show(name, now, channels=line, blank=self._icons.blank_ok)
         if self._status_at is None:
             out.append(self._status_wake(now))
         return out
@@ -213,6 +236,20 @@ class Screen:
     def select(self, key: str, now: float) -> list[Effect]:
         self.selected = key if key in self._board.states else None
         return self._mark()
+
+    def follow(self, key: str) -> None:
+        """The dash-tab's list turns to the page a sound was moved to, when it shows that
+        sound's folder (not a search)."""
+        board = self._board
+        st = board.states.get(key)
+        dash = self.dash
+        if st is None or dash.query or not board.shelf.folders:
+            return
+        dash.where(board.shelf)  # the folder it shows, named
+        if dash.folder != FOLDER_KEY + st.sound.category:
+            return
+        dash.page = board.position(key)[0] // PAGE_SIZE
+        self._dirty = True
 
     def _mark(self) -> list[Effect]:
         self._dirty = True

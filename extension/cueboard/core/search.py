@@ -5,9 +5,13 @@ first. A sound's rank says how well its name answers the query:
 
 0. the name starts with the query ("boss" finds "Boss fight");
 1. a word of the name starts with it ("boss" finds "Final boss");
-2. the name holds it elsewhere, or holds each of its words ("oss", "boss final");
-3. only its folder holds it (every word of the query is in the name or the folder, and the
-   folder is needed).
+2. the name holds it elsewhere ("oss");
+3. its folder's name holds the whole phrase from the start of a word ("category 33" finds every
+   sound in "Category 33"): a user who types a folder's name wants that folder, not the sounds
+   elsewhere that happen to hold each of its words;
+4. the name holds each of its words, apart ("boss final");
+5. only with its folder does it hold every word ("memes fight", "category 33" for "Sound 0033"
+   in "Category 12"), or the folder holds the phrase inside a word.
 
 Both sides are folded before they are compared: NFKC (so full-width "ｂｏｓｓ" and half-width
 katakana match their usual forms), case folding, and katakana to hiragana, so "はくしゅ" finds
@@ -44,7 +48,9 @@ type Rank = int
 NAME_PREFIX: Rank = 0
 WORD_START: Rank = 1
 SUBSTRING: Rank = 2
-FOLDER: Rank = 3
+FOLDER_PHRASE: Rank = 3
+WORDS: Rank = 4
+FOLDER: Rank = 5
 
 _KATAKANA_FIRST, _KATAKANA_LAST = 0x30A1, 0x30F6  # ァ … ヶ, each 0x60 above its hiragana
 _TO_HIRAGANA = {cp: cp - 0x60 for cp in range(_KATAKANA_FIRST, _KATAKANA_LAST + 1)}
@@ -103,8 +109,12 @@ def _rank(query: str, words: list[str], name: str, folder: str) -> Rank | None:
         return NAME_PREFIX
     if _word_starts(name, query):
         return WORD_START
-    if query in name or all(w in name for w in words):
+    if query in name:
         return SUBSTRING
+    if _word_starts(folder, query):
+        return FOLDER_PHRASE
+    if all(w in name for w in words):
+        return WORDS
     if query in folder or all(w in name or w in folder for w in words):
         return FOLDER
     return None

@@ -15,7 +15,7 @@ docs/protocol-notes.md#r21) loads again and plays once. What to do on each failu
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +118,11 @@ class Soundboard:
     def turn_page(self, delta: int) -> None:
         self.browser.turn(self.shelf, delta)
         self.changed = True
+
+    def navigate(self, how: Callable[[Browser, Shelf], bool]) -> bool:
+        """Move the overlay's place (a folder step, the favourites); False if it went nowhere."""
+        self.changed = True
+        return how(self.browser, self.shelf)
 
     def search(self, query: str) -> None:
         self.browser.search(query)

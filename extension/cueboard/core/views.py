@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
-from cueboard.core.contract import SlotState
-from cueboard.core.i18n import Catalog
+from cueboard.core.contract import MAX_FOLDERS, SlotState
+from cueboard.core.i18n import Catalog, msgid
 from cueboard.core.library import Library
 from cueboard.core.settings import Settings
 from vxp.limits import (
@@ -20,13 +20,21 @@ from vxp.limits import (
     KV_SOFT_QUOTA_BYTES,
 )
 
-from .browse import Browser, Shelf
+from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
 from .overlay import Tile, channels_text, format_duration, grid_values
-from .places import place_values, tile_name
+from .places import (
+    mode_legend,
+    place_values,
+    playing_name,
+    sound_folder_name,
+    tile_name,
+    tile_note,
+)
 from .prefs import MODES, SoundPrefs
 from .reasons import load_failure_key
+from .search import PAGE_SIZE, page_count
 from .sound_state import Playing, SoundState
 
 BROKEN_STATUSES = frozenset({"failed", "too_large", "unloadable"})
@@ -111,7 +119,7 @@ def overlay_values(
 ) -> dict[str, Any]:
     view = board.browser.view(board.shelf)
     tiles: list[Tile] = []
-    favourites = set(board.prefs.favourites().values())
+    commands = {rel: favourite_command(slug) for slug, rel in board.prefs.favourites().items()}
     for s in view.sounds:
         state, detail_key = slot_state(board, s.rel_path)
         st = board.states[s.rel_path]
@@ -124,15 +132,25 @@ def overlay_values(
                 duration_s=duration,
                 state=state,
                 detail=detail,
-                favourite=s.rel_path in favourites,
+                favourite=s.rel_path in commands,
                 icon_key=icons.get(s.rel_path),
                 mode=mode_number(board.prefs.get(s.rel_path).mode),
+                note=tile_note(
+                    cat,
+                    folder=sound_folder_name(cat, s, board.shelf) if view.query else None,
+                    command=commands.get(s.rel_path),
+                ),
             )
         )
     values = grid_values(tiles, blank=blank)
-    values.update(place_values(cat, view, board.shelf, board.browser.folder))
+    values["mode-legend"] = mode_legend(cat, (t.mode for t in tiles))
+    values.update(place_values(cat, view, board.shelf, board.browser.folder, counter_apart=True))
     pressed = board.states.get(board.pressed or "")
-    values["pressed-name"] = pressed.sound.name if pressed else ""
+    values["pressed-name"] = (
+        pressed_line(cat, pressed.sound.name, commands.get(pressed.sound.rel_path))
+        if pressed
+        else ""
+    )
     values["search-query"] = board.browser.query
     if not board.library.sounds and board.scanning is not None:
         empty = cat.t("status.scanning", folder=board.scanning)
@@ -158,6 +176,14 @@ def overlay_values(
     return values
 
 
+def pressed_line(cat: Catalog, name: str, command: str | None) -> str:
+    """The whole name of the tile pressed last, and a favourite's command, which its tile may
+    have to break or elide."""
+    if command is None:
+        return name
+    return cat.t("grid.pressed_command", name=name, command=command)
+
+
 def playing_rows(
     board: ViewedBoard, cat: Catalog, now: float
 ) -> list[tuple[str, str, str, bool, str, str]]:
@@ -172,7 +198,7 @@ def playing_rows(
         rows.append(
             (
                 rel,
-                st.sound.name if st else rel,
+                playing_name(st.sound.name if st else rel),
                 channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
                 p.looping,
                 elapsed,
@@ -262,6 +288,7 @@ def dash_values(
         "library-summary": cat.t("grid.folder_missing", folder=board.folder_missing)
         if board.folder_missing is not None
         else cat.t("dash.library_summary", count=len(board.library.sounds), broken=broken),
+        "empty-folders": empty_folder_rows(board.library, cat),
         "bindings": binding_rows(board, cat),
         "status-text": notice_text(cat, board.status),
         "status-level": _level(board.status),
@@ -280,7 +307,11 @@ def dash_values(
                 "selected-gains-linked": prefs.mic_gain is None,
                 "selected-position": index + 1,
                 "selected-position-text": cat.t(
-                    "dash.position_of", position=index + 1, count=count
+                    "dash.position_of",
+                    position=index + 1,
+                    count=count,
+                    page=index // PAGE_SIZE + 1,
+                    pages=page_count(count),
                 ),
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
@@ -304,6 +335,19 @@ def dash_values(
     return values
 
 
+def empty_folder_rows(library: Library, cat: Catalog) -> list[tuple[str, str]]:
+    """The folders with no sound, each with what to put in it (the first MAX_FOLDERS)."""
+    return [
+        (
+            folder,
+            cat.t("dash.empty_folder_others", count=files)
+            if files
+            else cat.t("dash.empty_folder_hint"),
+        )
+        for folder, files in library.empty_folders[:MAX_FOLDERS]
+    ]
+
+
 def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     meanings = {
@@ -313,13 +357,18 @@ def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
         "play-random": "command.play_random",
         "toggle-mic": "command.toggle_mic",
         "rescan": "command.rescan",
+        "folder-next": msgid("command.folder_next"),
+        "folder-prev": msgid("command.folder_prev"),
+        "folder-jump-next": msgid("command.folder_jump_next"),
+        "folder-jump-prev": msgid("command.folder_jump_prev"),
+        "open-favourites": msgid("command.open_favourites"),
     }
     for spec in STATIC_COMMANDS:
         slot = slot_of(spec.name)
         if slot is not None:
             rows.append((spec.name, cat.t("command.play_slot", n=slot)))
         else:
-            rows.append((spec.name, cat.t(meanings[spec.name])))
+            rows.append((spec.name, cat.t(meanings[spec.name], n=FOLDER_JUMP)))
     for slug, rel in sorted(board.prefs.favourites().items()):
         st = board.states.get(rel)
         rows.append(

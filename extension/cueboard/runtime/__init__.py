@@ -30,6 +30,7 @@ __all__ = ["RECONNECT_FOR_S", "main", "run"]
 
 log = logging.getLogger("cueboard")
 
+PYDANTIC_PLUGINS_ENV = "PYDANTIC_DISABLE_PLUGINS"
 RECONNECT_FOR_S = float(os.environ.get("CUEBOARD_RECONNECT_S", "10"))
 PANELS_DIR = Path(__file__).resolve().parents[3] / "panels"
 
@@ -49,16 +50,32 @@ def _toast_source() -> str:
 
 
 def _build_shell() -> Shell:
-    """The core and its shell, built once for every connection to come."""
-    # Imported here, after the welcome: the core's imports are most of Cueboard's start-up.
+    """The core and its shell, built once for every connection to come.
+
+    Imported here, after the welcome: the core's imports are most of Cueboard's start-up. The
+    cyclic garbage collector is off meanwhile (the imports make tens of thousands of objects
+    that live as long as the process, and it would walk them again and again), and what they
+    made is then frozen out of its later passes (``gc.freeze``), so no collection on the way
+    to the first page, or behind a press, walks the modules.
+    """
+    import gc
     import random
 
-    from cueboard.core.app import CueboardCore
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        from cueboard.core.app import CueboardCore
 
-    from .shell import Shell
+        from .shell import Shell
 
-    core = CueboardCore(rng=random.Random(), data_home=data_home(), toast_source=_toast_source())
-    return Shell(core)
+        core = CueboardCore(
+            rng=random.Random(), data_home=data_home(), toast_source=_toast_source()
+        )
+        return Shell(core)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 async def run() -> int:
@@ -114,6 +131,10 @@ async def _run_then_end_workers() -> int:
 
 
 def main() -> int:
+    # Cueboard uses no pydantic plugin. Looking for them reads the metadata of every installed
+    # distribution when the first model is built: on the way to the first page, and again in
+    # the icon worker, which inherits this environment.
+    os.environ.setdefault(PYDANTIC_PLUGINS_ENV, "__all__")
     logging.basicConfig(
         level=os.environ.get("CUEBOARD_LOG", "INFO"),
         format="cueboard %(levelname)s %(message)s",

@@ -2,9 +2,11 @@
 
 Decoding runs in a separate process (anyio's ``to_process``), not a thread: a thread holds the
 GIL against the event loop, and on two cores that can hold a press back by a whole switch
-interval; a process cannot (``bench/bench_latency.py`` measures both). Pillow is therefore
-never imported into the extension's own process. ``CUEBOARD_ICON_DECODE=thread`` picks threads
-instead, so the bench can measure both with the same Cueboard.
+interval; a process cannot, and it runs at a lower CPU priority, so the event loop and the host
+get a core first (``cueboard.workers.icon_job``; ``bench/bench_latency.py`` measures both).
+Pillow is therefore never imported into the extension's own process.
+``CUEBOARD_ICON_DECODE=thread`` picks threads instead, so the bench can measure both with the
+same Cueboard.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import anyio.to_process
 
 from cueboard.core.effects import DecodeIcons, Scan
 from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Scanned
-from cueboard.workers.icon_job import decode_icon, warm_decoder
+from cueboard.workers.icon_job import decode_icon, decode_in_worker, warm_decoder
 from cueboard.workers.scan import scan
 
 log = logging.getLogger("cueboard.runtime")
@@ -101,7 +103,9 @@ class Workers:
     async def _decode(self, path: Path) -> Decoded | str:
         if self.in_process:
             try:
-                return await anyio.to_process.run_sync(decode_icon, str(path), cancellable=True)
+                return await anyio.to_process.run_sync(
+                    decode_in_worker, str(path), cancellable=True
+                )
             except anyio.BrokenWorkerProcess as exc:
                 log.warning("icon worker process failed (%s); decoding in a thread instead", exc)
                 self.in_process = False

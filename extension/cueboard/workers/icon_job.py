@@ -3,10 +3,17 @@
 A worker imports the module of each function it runs (pickle names a function by its module),
 so these stand apart from the runtime's modules: importing those would load the core's inputs
 and effects (their models, the SDK's event models) into the worker before its first icon.
+
+A worker process runs at a lower CPU priority (:data:`WORKER_NICENESS`): on two cores a decode
+otherwise takes a core that the extension's event loop and the host need for a press, and
+the press waits for the scheduler (``bench/bench_latency.py``, the "hop in" stage). A decode
+still gets any core nothing else wants.
 """
 
 from __future__ import annotations
 
+import gc
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +24,24 @@ from vxp.prepared import prepare
 if TYPE_CHECKING:
     from cueboard.core.inputs import Decoded, Put
 
-__all__ = ["decode_icon", "warm_decoder"]
+__all__ = ["WORKER_NICENESS", "decode_icon", "decode_in_worker", "warm_decoder"]
+
+WORKER_NICENESS = 10
+_lowered = False
+
+
+def lower_priority() -> None:
+    """Once per worker process: lower its CPU priority (POSIX; elsewhere nothing changes)."""
+    global _lowered
+    if _lowered:
+        return
+    _lowered = True
+    nice = getattr(os, "nice", None)
+    if nice is not None:
+        try:
+            nice(WORKER_NICENESS)
+        except OSError:
+            pass
 
 
 def decode_icon(path: str) -> Decoded | str:
@@ -35,13 +59,30 @@ def decode_icon(path: str) -> Decoded | str:
     return _put(thumb.put_params()), still
 
 
-def warm_decoder() -> None:
-    """Import what decoding needs, the put's model included, so no icon pays for it."""
-    from cueboard.workers.thumbnails.warm import warm_up
-    from vxp.models.assets import AssetPut
+def decode_in_worker(path: str) -> Decoded | str:
+    """:func:`decode_icon` in a worker process, which runs at the workers' lower priority."""
+    lower_priority()
+    return decode_icon(path)
 
-    warm_up()
-    AssetPut.model_rebuild()
+
+def warm_decoder() -> None:
+    """In a worker process: import what decoding needs, the put's model included, so no icon
+    pays for it (at the workers' priority). As in the extension's own start
+    (``cueboard.runtime``), the garbage collector is off for these imports and what they made
+    is frozen out of its later passes: it lives as long as the worker."""
+    lower_priority()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        from cueboard.workers.thumbnails.warm import warm_up
+        from vxp.models.assets import AssetPut
+
+        warm_up()
+        AssetPut.model_rebuild()
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _put(params: Mapping[str, Any]) -> Put:

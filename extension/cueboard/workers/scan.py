@@ -4,7 +4,8 @@
 A file is a sound when its extension says so; one whose first bytes disagree (a renamed text
 file) or that cannot be read is listed with its ``problem`` and never loaded; files over 256 MiB
 are listed as too large and never loaded (AUD-15). An image or clip with the same stem beside a
-sound is its icon.
+sound is its icon. A subfolder with no sound in or below it is listed apart, for the dash-tab
+to say what to put in it.
 """
 
 from __future__ import annotations
@@ -53,11 +54,14 @@ def scan(root: Path) -> Library:
     """Scan ``root`` recursively. A missing folder is an empty library, not an error."""
     sounds: list[Sound] = []
     skipped: list[str] = []
+    others: dict[str, int] = {}  # every subfolder: how many files it holds
     if not root.is_dir():
         return Library(root)
     for folder, files in _walk(root):
         rel_folder = PurePosixPath(Path(folder).relative_to(root).as_posix())
         category = "" if str(rel_folder) == "." else str(rel_folder)
+        if category:
+            others[category] = len(files)
         icons: dict[str, str] = {}
         for e in files:
             stem, ext = os.path.splitext(e.name)
@@ -96,4 +100,15 @@ def scan(root: Path) -> Library:
             )
     categories = {c: natural_key(c) for c in {s.category for s in sounds}}  # a few, many sounds
     sounds.sort(key=lambda s: (categories[s.category], natural_key(s.name)))
-    return Library(root, sounds, skipped)
+    return Library(root, sounds, skipped, _empty_folders(others, set(categories)))
+
+
+def _empty_folders(files: dict[str, int], categories: set[str]) -> list[tuple[str, int]]:
+    """The subfolders with no sound in them or in a folder below, and how many files each holds
+    (none of them a sound), in the folders' order."""
+    full = set(categories)
+    for category in categories:
+        parts = category.split("/")
+        full.update("/".join(parts[:n]) for n in range(1, len(parts)))
+    empty = [(folder, count) for folder, count in files.items() if folder not in full]
+    return sorted(empty, key=lambda e: natural_key(e[0]))

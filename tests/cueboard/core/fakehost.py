@@ -318,8 +318,11 @@ class Driver:
                 case Log():
                     self.logs.append(effect)
                 case Scan(root=root):
-                    lib = Library(root, self.lib.sounds) if root == self.lib.root else Library(root)
-                    scanned = Scanned(lib, effect.reason, 1.0, root == self.lib.root)
+                    ours = root == self.lib.root
+                    lib = Library(root)
+                    if ours:
+                        lib = Library(root, self.lib.sounds, empty_folders=self.lib.empty_folders)
+                    scanned = Scanned(lib, effect.reason, 1.0, ours)
                     queue += self.core.handle(scanned, self.now)
                 case DecodeIcons(items=items):
                     decoded = IconsDecoded(tuple((rel, icon_of(rel)) for rel, _ in items))

@@ -19,6 +19,12 @@ def _overlay(d: Driver, name: str) -> Any:
     return d.core.props.desired("overlay")[name]["v"]
 
 
+def _heading(d: Driver) -> str:
+    """The overlay's header as it reads: the title, then the page counter beside it."""
+    title, counter = _overlay(d, "page-name"), _overlay(d, "page-counter")
+    return f"{title} · {counter}" if counter else title
+
+
 def _dash(d: Driver, name: str) -> Any:
     d.advance(0.1)
     return d.core.props.desired("dash-tab")[name]["v"]
@@ -68,26 +74,26 @@ def test_a_search_is_one_ranked_list_on_one_page_with_how_many_it_found() -> Non
         "Gamma/embossed.wav",
         "Boss/theme.wav",
     ]
-    assert _overlay(d, "page-name") == "“boss”: 4 found"
+    assert _heading(d) == "“boss”: 4 found"
     assert (_overlay(d, "page-index"), _overlay(d, "page-count")) == (0, 1)
 
 
 def test_the_search_header_is_localized() -> None:
     d = _driver(locale="ja-JP")
     d.click("overlay", "search-changed", "boss")
-    assert _overlay(d, "page-name") == "「boss」：2 件"
+    assert _heading(d) == "「boss」：2 件"
 
 
 def test_many_hits_are_paged_twelve_at_a_time_and_wrap() -> None:
     d = _driver()
     d.click("overlay", "search-changed", "m")  # 28 names start with m, 2 more hold it
     assert len(_tiles(d)) == 12
-    assert _overlay(d, "page-name") == "“m”: 30 found · 1 / 3"
+    assert _heading(d) == "“m”: 30 found · 1 / 3"
     d.click("overlay", "page-next")
     d.click("overlay", "page-next")
     assert len(_tiles(d)) == 6
     d.click("overlay", "page-next")
-    assert _overlay(d, "page-name") == "“m”: 30 found · 1 / 3"
+    assert _heading(d) == "“m”: 30 found · 1 / 3"
 
 
 # -- 2. a search per panel -------------------------------------------------------------------
@@ -115,11 +121,11 @@ def test_the_overlay_search_is_its_own_and_its_field_is_told_it() -> None:
 def test_clearing_a_search_returns_to_the_folder_and_page_the_user_was_on() -> None:
     d = _driver()
     d.click("overlay", "page-next")  # Memes · 2 / 3
-    place = (_overlay(d, "page-name"), _tiles(d))
+    place = (_heading(d), _tiles(d))
     d.click("overlay", "search-changed", "boss")
     d.click("overlay", "page-next")
     d.click("overlay", "search-changed", "")
-    assert (_overlay(d, "page-name"), _tiles(d)) == place
+    assert (_heading(d), _tiles(d)) == place
     assert place[0] == "Memes · 2 / 3"
 
 
@@ -132,7 +138,7 @@ def test_each_panel_lists_the_folders_and_one_press_jumps_to_one() -> None:
     assert [(r[0]["v"], r[1]["v"]) for r in _overlay(d, "folders")] == folders
     assert [(r[0]["v"], r[1]["v"]) for r in _dash(d, "folders")] == folders
     d.click("overlay", "open-folder", "c:Zeta")
-    assert _overlay(d, "page-name") == "Zeta · 1 / 2"
+    assert _heading(d) == "Zeta · 1 / 2"
     assert _overlay(d, "folder-key") == "c:Zeta"
     assert _tiles(d)[0] == "Zeta/z01.wav"
     assert _dash(d, "folder-key") == "c:Memes"  # the dash-tab stays where it was
@@ -147,15 +153,15 @@ def test_opening_a_folder_ends_the_search() -> None:
     d.click("overlay", "search-changed", "boss")
     d.click("overlay", "open-folder", "c:Jingles")
     assert _overlay(d, "search-query") == ""
-    assert _overlay(d, "page-name") == "Jingles"
+    assert _heading(d) == "Jingles"
 
 
 def test_paging_runs_through_a_folders_pages_into_the_next_folder_and_wraps() -> None:
     d = _driver()
-    seen = [_overlay(d, "page-name")]
+    seen = [_heading(d)]
     for _ in range(6):
         d.click("overlay", "page-next")
-        seen.append(_overlay(d, "page-name"))
+        seen.append(_heading(d))
     assert seen == [
         "Memes · 1 / 3",
         "Memes · 2 / 3",
@@ -167,14 +173,14 @@ def test_paging_runs_through_a_folders_pages_into_the_next_folder_and_wraps() ->
     ]
     assert _overlay(d, "page-count") == 6
     d.click("overlay", "page-prev")
-    assert _overlay(d, "page-name") == "Zeta · 2 / 2"
+    assert _heading(d) == "Zeta · 2 / 2"
     assert _overlay(d, "page-index") == 5
 
 
 def test_the_folder_header_is_localized() -> None:
     d = _driver(locale="ja-JP")
     d.click("overlay", "page-next")
-    assert _overlay(d, "page-name") == "Memes · 2 / 3"
+    assert _heading(d) == "Memes · 2 / 3"
 
 
 @pytest.mark.parametrize("direction", ["next", "prev"])
@@ -183,7 +189,7 @@ def test_the_page_commands_and_the_buttons_go_the_same_way(direction: str) -> No
     for _ in range(7):
         by_command.invoke(f"page-{direction}")
         by_button.click("overlay", f"page-{direction}")
-        assert _overlay(by_command, "page-name") == _overlay(by_button, "page-name")
+        assert _heading(by_command) == _heading(by_button)
         assert _tiles(by_command) == _tiles(by_button)
 
 
@@ -194,7 +200,7 @@ def test_the_dash_tab_pages_through_folders_too() -> None:
     assert _dash(d, "library-page-name") == "Jingles"
     d.click("dash-tab", "library-page-prev")
     assert _dash(d, "library-page-name") == "Memes · 3 / 3"
-    assert _overlay(d, "page-name") == "Memes · 1 / 3"
+    assert _heading(d) == "Memes · 1 / 3"
 
 
 def test_controller_commands_follow_the_overlay_never_the_dash_tab() -> None:
@@ -210,7 +216,7 @@ def test_controller_commands_follow_the_overlay_never_the_dash_tab() -> None:
     assert _played(d)[:3] == ["j2.wav", "Boss fight.wav", "Final boss.wav"]
     assert _played(d)[3] in ("Boss fight.wav", "Final boss.wav")
     d.invoke("page-next")  # one page of hits: it wraps onto itself
-    assert _overlay(d, "page-name") == "“boss”: 2 found"
+    assert _heading(d) == "“boss”: 2 found"
     assert _dash(d, "library-page-name") == "“m0”: 9 found"
 
 
@@ -219,7 +225,7 @@ def test_a_rescan_keeps_each_panel_in_its_folder() -> None:
     d.click("overlay", "open-folder", "c:Zeta")
     d.click("overlay", "page-next")
     d.invoke("rescan")
-    assert _overlay(d, "page-name") == "Zeta · 2 / 2"
+    assert _heading(d) == "Zeta · 2 / 2"
 
 
 # -- the browser and the shelf on their own --------------------------------------------------

@@ -81,7 +81,7 @@ def test_the_dash_tab_shows_the_place_of_the_selected_sound() -> None:
     d.advance(0.5)
     values = d.core.props.desired("dash-tab")
     assert values["selected-position"] == {"t": "i64", "v": 1}
-    assert values["selected-position-text"] == {"t": "str", "v": "1 of 6"}
+    assert values["selected-position-text"] == {"t": "str", "v": "1 of 6 · page 1 / 1"}
 
 
 def test_a_tie_gives_the_whole_folder_whole_numbers() -> None:

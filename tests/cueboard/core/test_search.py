@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 
 from cueboard.core.search import (
     FOLDER,
+    FOLDER_PHRASE,
     NAME_PREFIX,
     SUBSTRING,
     WORD_START,
+    WORDS,
     Entry,
     Index,
     entries_of,
@@ -88,8 +90,56 @@ def test_each_hit_carries_the_rank_it_was_found_by() -> None:
         "Memes/bossa nova.ogg": NAME_PREFIX,
         "Memes/final boss.ogg": WORD_START,
         "Jingles/embossed.ogg": SUBSTRING,
-        "Boss/theme.ogg": FOLDER,
+        "Boss/theme.ogg": FOLDER_PHRASE,
     }
+
+
+def _forty_folders() -> list[Entry]:
+    """The issue's library: 40 folders of 50, "Sound 0001" ... "Sound 0050" in each."""
+    return [
+        Entry(f"Category {f:02d}/Sound {n:04d}.wav", f"Sound {n:04d}", f"Category {f:02d}")
+        for f in range(1, 41)
+        for n in range(1, 51)
+    ]
+
+
+def test_a_folder_named_by_the_whole_phrase_comes_before_words_found_apart() -> None:
+    """ "category 33": the 50 sounds of Category 33 fill the first pages, and the "Sound 0033"
+    of each other folder (its "33" in the name, "category" in the folder) come after them."""
+    hits = search("category 33", _forty_folders())
+    assert len(hits) == 89
+    assert [h.key.split("/")[0] for h in hits[:50]] == ["Category 33"] * 50
+    assert [h.rank for h in hits[:50]] == [FOLDER_PHRASE] * 50
+    assert {h.rank for h in hits[50:]} == {FOLDER}
+    assert all(h.key.endswith("/Sound 0033.wav") for h in hits[50:])
+    assert page(hits, 0)[0].key == "Category 33/Sound 0001.wav"
+
+
+@pytest.mark.parametrize(
+    ("name", "folder", "expected"),
+    [
+        ("Boss fight", "Memes", NAME_PREFIX),
+        ("Final boss fight", "Memes", WORD_START),
+        ("Theme", "Memes", None),
+        ("Theme", "Boss fight", FOLDER_PHRASE),
+        ("Theme", "Old boss fight", FOLDER_PHRASE),
+        ("Fight the boss", "Memes", WORDS),
+        ("Fight", "Boss", FOLDER),
+        ("Theme", "Emboss fight", FOLDER),
+    ],
+)
+def test_rank_table_for_a_two_word_phrase(name: str, folder: str, expected: int | None) -> None:
+    """The ranks for "boss fight", best first: the phrase in the name, then the phrase as a
+    folder's name, then its words apart in the name, then words found only with the folder."""
+    assert rank("boss fight", name, folder) == expected
+
+
+def test_the_folder_phrase_outranks_its_words_apart_in_a_name() -> None:
+    entries = [
+        Entry("Memes/fight the boss.ogg", "Fight the boss", "Memes"),
+        Entry("Boss fight/theme.ogg", "Theme", "Boss fight"),
+    ]
+    assert keys("boss fight", entries) == ["Boss fight/theme.ogg", "Memes/fight the boss.ogg"]
 
 
 def test_two_hits_fill_one_page_instead_of_one_tile_per_folder_page() -> None:

@@ -22,7 +22,7 @@ def _overlay(d: Driver, name: str) -> Any:
 
 
 def _slots(d: Driver) -> list[dict[str, Any]]:
-    cells = ("key", "name", "duration", "state", "detail", "favourite", "has-icon", "mode")
+    cells = ("key", "name", "duration", "state", "detail", "favourite", "has-icon", "mode", "note")
     return [dict(zip(cells, (c["v"] for c in row), strict=True)) for row in _overlay(d, "slots")]
 
 

@@ -3,6 +3,7 @@
 from .common import (
     FOLDER,
     KEY,
+    MAX_FOLDERS,
     SLOTS_PER_PAGE,
     STATUS,
     MediaMode,
@@ -32,6 +33,9 @@ DASH_TAB = PanelContract(
         label("label-mic-gain", "dash.mic_gain", "The separate mic gain slider."),
         label("label-separate-mic", "dash.separate_mic", "Toggle: a mic gain of its own."),
         label("label-position", "dash.position", "Caption of the move buttons."),
+        label("label-place-hint", "dash.place_hint", "Placeholder of the place number field."),
+        label("label-move", "dash.move_to", "Moves the sound to the place typed."),
+        label("label-empty-folders", "dash.empty_folders", "Heading of the empty folders."),
         label("label-import-hint", "import.link_hint", "Placeholder of the link field."),
         label("label-import", "import.start", "The import button."),
         label("label-cancel", "dash.cancel", "Cancels the import in progress."),
@@ -88,7 +92,21 @@ DASH_TAB = PanelContract(
         Prop("selected-mic-gain", Wire.I64, "Its mic gain, 0-100 (its gain while linked)."),
         Prop("selected-gains-linked", Wire.BOOL, "One gain scales both channels."),
         Prop("selected-position", Wire.I64, "Its place in its folder, 1-based."),
-        Prop("selected-position-text", Wire.STR, "Localised: its place, of how many."),
+        Prop(
+            "selected-position-text",
+            Wire.STR,
+            "Localised: its place, of how many, and the page of its folder it is on.",
+        ),
+        Prop(
+            "empty-folders",
+            Wire.ROWS,
+            "Folders with no sound in or below them.",
+            cells=(
+                Cell("folder", Wire.STR, "Its path in the sounds folder."),
+                Cell("hint", Wire.STR, "Localised: what to put in it."),
+            ),
+            max_rows=MAX_FOLDERS,
+        ),
         Prop("selected-favourite", Wire.BOOL, "It is a favourite."),
         Prop("selected-command", Wire.STR, "Its fav-<slug> command, empty when none."),
         Prop(
@@ -170,8 +188,9 @@ DASH_TAB = PanelContract(
         ),
         Callback(
             "move-sound",
-            (KEY, Arg("position", Wire.I64, "1-based place in its folder.")),
-            "Move the sound within its folder; play-slot-N follows the order.",
+            (KEY, Arg("position", Wire.I64, "1-based place in its folder; kept within it.")),
+            "Move the sound within its folder (the list follows it to its page); play-slot-N "
+            "follows the order.",
         ),
         Callback(
             "import-link",

@@ -73,6 +73,12 @@ OVERLAY = PanelContract(
                     Wire.I64,
                     f"Its own play mode, marked on the tile: {enum_doc(PlayMode)}.",
                 ),
+                Cell(
+                    "note",
+                    Wire.STR,
+                    "Localised last line: its folder while searching, else a favourite's "
+                    "command name; empty: none.",
+                ),
             ),
             max_rows=SLOTS_PER_PAGE,
         ),
@@ -87,8 +93,14 @@ OVERLAY = PanelContract(
         Prop(
             "page-name",
             Wire.STR,
-            "Localised header: the folder and the page within it (`Memes · 2 / 3`), or what "
-            "the search found (`“boss”: 2 found`).",
+            "Localised header title: the folder (`Memes`), or what the search found "
+            "(`“boss”: 2 found`); the panel may elide it.",
+        ),
+        Prop(
+            "page-counter",
+            Wire.STR,
+            "The page within the folder or the search (`2 / 3`), shown whole beside the "
+            "title; empty with one page.",
         ),
         Prop(
             "page-index",
@@ -98,8 +110,24 @@ OVERLAY = PanelContract(
         ),
         Prop("page-count", Wire.I64, "How many pages that order has (at least 1)."),
         *folders("The folder strip"),
+        Prop(
+            "folder-index",
+            Wire.I64,
+            "Where folder-key is in folders (0-based), which the strip scrolls into view; "
+            "-1 while searching.",
+        ),
+        Prop(
+            "mode-legend",
+            Wire.STR,
+            "Localised: what the play-mode marks on this page mean; empty when none shows.",
+        ),
         Prop("search-query", Wire.STR, "The overlay's own search; empty when not searching."),
-        Prop("pressed-name", Wire.STR, "The full name of the tile pressed last; empty: none."),
+        Prop(
+            "pressed-name",
+            Wire.STR,
+            "The full name of the tile pressed last, with its command when it is a favourite; "
+            "empty: none.",
+        ),
         Prop("empty-text", Wire.STR, "Shown instead of the grid when slots is empty."),
         Prop(
             "playing",
@@ -107,7 +135,11 @@ OVERLAY = PanelContract(
             "Now playing, most recent first.",
             cells=(
                 Cell("key", Wire.STR, "The sound's key, passed back by stop-sound."),
-                Cell("name", Wire.STR, "Display name."),
+                Cell(
+                    "name",
+                    Wire.STR,
+                    "Display name on one line, shortened in the middle so that its end stays.",
+                ),
                 Cell("channels", Wire.STR, "Localised targets and gains."),
                 Cell("looping", Wire.BOOL, "Plays in a loop (shows a loop mark)."),
                 Cell("elapsed", Wire.STR, "Time played (`0:03`); a loop's place in its pass."),

@@ -1,0 +1,64 @@
+"""The icon worker process runs at a lower CPU priority than the extension, from its warm-up
+and from its first decode alike, so that on two cores a decode does not take the core a press
+needs (bench/bench_latency.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cueboard.workers.icon_job import WORKER_NICENESS
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities"),
+]
+
+PROGRAM = """
+import os, sys
+from pathlib import Path
+import anyio
+from anyio.to_process import _process_pool_workers
+from cueboard.core.effects import DecodeIcons
+from cueboard.core.inputs import IconsDecoded
+from cueboard.runtime.workers import Workers, close_decode_workers
+
+def niceness() -> list[int]:
+    pids = [process.pid for process in _process_pool_workers.get(set())]
+    return sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in pids)
+
+async def main() -> None:
+    fed = []
+    workers = Workers(fed.append, in_process=True)
+    if sys.argv[2] == "warm":
+        await workers._warm_up()
+    else:
+        await workers.decode(DecodeIcons((("a.wav", Path(sys.argv[1])),)))
+        assert [type(item) for item in fed] == [IconsDecoded], fed
+    print(os.getpriority(os.PRIO_PROCESS, 0), niceness())
+    await close_decode_workers()
+
+anyio.run(main)
+"""
+
+
+@pytest.mark.parametrize("first", ["warm", "decode"])
+def test_the_icon_worker_runs_below_the_extension(tmp_path: Path, first: str) -> None:
+    icon = tmp_path / "a.gif"
+    Image.new("RGB", (8, 8), "red").save(icon)
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, str(icon), first],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    own, workers = done.stdout.split(maxsplit=1)
+    assert int(own) < 19, "the test's own process already runs at the lowest priority"
+    assert workers.strip() == f"[{min(int(own) + WORKER_NICENESS, 19)}]"
+    assert WORKER_NICENESS > 0
