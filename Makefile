@@ -12,7 +12,7 @@ SYSSTAMP := $(CACHE)/sysdeps.stamp
 SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-noto-color-emoji \
   fonts-dejavu-core
 
-.PHONY: demo test test-fast fuzz lint bench chaos screenshots bundle venv sysdeps lock clean
+.PHONY: demo test test-busy test-fast fuzz lint bench chaos screenshots bundle venv sysdeps lock clean
 
 venv: $(STAMP)
 
@@ -60,8 +60,26 @@ lint: venv
 	$(VENV)/bin/pyright -p pyproject.toml
 	$(VENV)/bin/lint-imports
 
+# The suite on both cores (pytest-xdist; a file's tests stay on one worker, so a module's fixture
+# is built once), then the leak sweep as a run of its own over every worker's share: both runs
+# get the same ledger folder (tests/leaks.py). The sweep runs even when the suite failed; the
+# run's folders are removed when both passed, and kept (and named) otherwise.
+PYTEST_SUITE := -q -n 2 --dist loadfile --durations=15
 test: venv sysdeps lint
-	$(PY) -m pytest -q
+	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
+	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
+	$(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
+	  --ignore=tests/zz_sweep tests; suite=$$?; \
+	echo "$(PY) -m pytest -q tests/zz_sweep   # the leak sweep over every worker's share"; \
+	$(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
+	  tests/zz_sweep; sweep=$$?; \
+	if [ $$suite = 0 ] && [ $$sweep = 0 ]; then rm -rf "$$run"; else echo "kept: $$run"; exit 1; fi
+
+# The end-to-end tests three times in a row with both cores kept busy by two spinning processes
+# (tools/burn-cpu): nothing in them may depend on how quickly the machine answers.
+test-busy: venv sysdeps
+	@$(PY) tools/burn-cpu 2 -- bash -c 'for i in 1 2 3; do echo "== run $$i of 3, both cores busy"; \
+	  $(PY) -m pytest -q tests/e2e || exit 1; done'
 
 test-fast: venv
 	$(PY) -m pytest -q -m "not slow and not display" tests

@@ -12,6 +12,7 @@ fresh examples on every run to go looking for those; paste a failure's blob into
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -33,6 +34,27 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--leak-ledger",
+        metavar="DIR",
+        type=Path,
+        help="every process of this run writes its share for the leak sweep here, and the sweep "
+        "reads every share (tests/leaks.py); make test passes the same folder to the suite's "
+        "run and to the sweep's run after it",
+    )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _leak_ledger(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """With ``--leak-ledger``, this process (a worker, or the only one) writes its share."""
+    from tests import leaks
+
+    folder: Path | None = request.config.getoption("--leak-ledger")
+    if folder is not None:
+        leaks.open_ledger(folder.resolve(), tmp_path_factory.getbasetemp())
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Keep what pytest captured of every test (its processes' output included) for the leak
     sweep (tests/leaks.py), pass or fail."""
@@ -45,9 +67,47 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The leak sweep runs after everything else collected, whatever order the paths came in."""
+    """The leak sweep runs after everything else collected, whatever order the paths came in.
+
+    On pytest-xdist workers, the files with slow tests come first (in their collected order,
+    then the others in theirs): the workers take files in this order, and a long file taken
+    last would leave the other worker idle. A worker holds only its share of the run: there
+    the sweep is skipped, and runs as a run of its own after the workers (make test)."""
     sweep = [item for item in items if item.nodeid.startswith(LEAK_SWEEP)]
     items[:] = [item for item in items if not item.nodeid.startswith(LEAK_SWEEP)] + sweep
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow = {_scope(item.nodeid) for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: _scope(item.nodeid) not in slow)
+        skip = pytest.mark.skip(
+            reason="the leak sweep never runs on one worker's share: run it after the suite "
+            "(make test: pytest tests/zz_sweep --leak-ledger DIR)"
+        )
+        for item in sweep:
+            item.add_marker(skip)
 
 
 LEAK_SWEEP = "tests/zz_sweep/test_leak_sweep.py"
+# Folders whose tests share session fixtures worth building once (a wheelhouse and a bundle):
+# one worker runs all of each.
+ONE_WORKER_FOLDERS = ("tests/packaging/",)
+
+
+def _scope(nodeid: str) -> str:
+    """What one worker runs together: a file, or a whole folder of ``ONE_WORKER_FOLDERS``."""
+    path = nodeid.split("::", 1)[0]
+    return next((folder for folder in ONE_WORKER_FOLDERS if path.startswith(folder)), path)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under ``--dist loadfile``, workers take whole scopes (``_scope``): a module's fixtures are
+    built once. Other ``--dist`` modes are left to pytest-xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByScope(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    return ByScope(config, log)

@@ -96,6 +96,7 @@ async def run_extension(
         return 127
     log.info("launched %s (pid %d) on %s", config.ext_id, process.pid, endpoint)
     host.services["kill_extension"] = lambda: _kill_group(process.pid)
+    host.services["extension_pid"] = process.pid
 
     async def stop_process(reason: str) -> None:
         if process.returncode is not None:

@@ -2,7 +2,7 @@
 
 One step a line, ``#`` starts a comment::
 
-    sleep SECONDS                 wait-for METHOD[.OP] [TIMEOUT]
+    sleep SECONDS                 wait-for METHOD[.OP] [TIMEOUT] [TEXT]   (TEXT: in its params)
     settle [QUIET] [TIMEOUT]      (no frame for QUIET s, default 0.5, and no load decoding)
     invoke COMMAND                click PANEL CALLBACK [JSON-ARGS]
     show PANEL / hide PANEL       locale LOCALE
@@ -60,7 +60,7 @@ class Step:
 
 VERBS = {
     "sleep": (1, 1),
-    "wait-for": (1, 2),
+    "wait-for": (1, 3),
     "settle": (0, 2),
     "invoke": (1, 1),
     "click": (2, 3),
@@ -234,11 +234,16 @@ class ScriptRunner:
     async def _wait_for(self, step: Step) -> None:
         want = step.args[0]
         timeout = float(step.args[1]) if len(step.args) > 1 else 10.0
+        text = step.args[2] if len(step.args) > 2 else ""
         method, _, op = want.partition(".")
         seen = anyio.Event()
 
         def watch(m: str, params: Any) -> None:
-            if m == method and (not op or (isinstance(params, dict) and params.get("op") == op)):
+            if m != method or (op and not (isinstance(params, dict) and params.get("op") == op)):
+                return
+            # TEXT picks one request of many alike (a bus topic, a panel's props): it is looked
+            # for in the params as compact JSON, non-ASCII as is.
+            if not text or text in json.dumps(params, ensure_ascii=False, separators=(",", ":")):
                 seen.set()
 
         self.host.on_request.append(watch)
@@ -246,20 +251,26 @@ class ScriptRunner:
             with anyio.move_on_after(timeout) as scope:
                 await seen.wait()
             if scope.cancelled_caught:
-                raise ScriptError(f"line {step.line_no}: no {want} within {timeout:g} s")
+                what = f"{want} with {text!r}" if text else want
+                raise ScriptError(f"line {step.line_no}: no {what} within {timeout:g} s")
         finally:
             self.host.on_request.remove(watch)
 
     async def _settle(self, step: Step) -> None:
-        """Wait until the extension has gone quiet: what a person would wait for."""
+        """Wait until the extension has gone quiet: what a person would wait for. Quiet is no
+        frame for QUIET s, no load decoding, and the extension's process waiting, not running
+        (vrosdev.proc_state: a starved process is silent too)."""
+        from .proc_state import busy
+
         quiet = float(step.args[0]) if step.args else 0.5
         timeout = float(step.args[1]) if len(step.args) > 1 else 30.0
         recorder = self.host.recorder
         pending: set[str] = self.host.services.setdefault("audio_pending", set())
+        pid: int | None = self.host.services.get("extension_pid")
         with anyio.move_on_after(timeout) as scope:
             while True:
                 idle = time.monotonic() - recorder.last_frame_at
-                if idle >= quiet and not pending:
+                if idle >= quiet and not pending and (pid is None or not busy(pid)):
                     return
                 await anyio.sleep(max(0.05, quiet - idle))
         if scope.cancelled_caught:

@@ -17,6 +17,9 @@ from typing import cast
 
 import trustme
 
+# How often serve_forever looks for shutdown(): its default half second is what every test's
+# teardown would wait.
+SHUTDOWN_POLL_S = 0.01
 STALL_CEILING_S = 60.0  # a stalled handler gives up by itself if a test forgets to release it
 
 
@@ -130,7 +133,7 @@ def tls_server() -> Iterator[Tls]:
     server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     authority.issue_cert("127.0.0.1", "localhost").configure_cert(server_context)
     server = TlsServer(server_context)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL_S,), daemon=True)
     thread.start()
     try:
         yield Tls(server, _only(authority), authority.cert_pem.bytes())

@@ -14,7 +14,11 @@ from .harness import run_cueboard, tone
 
 pytestmark = pytest.mark.slow
 
-CMD = "bus-publish ext.com.cueboard.soundboard.cmd."
+TOPIC = "ext.com.cueboard.soundboard."
+CMD = f"bus-publish {TOPIC}cmd."
+# Cueboard subscribes to its commands before it asks for its sounds to be loaded; settled, the
+# library is scanned. The replies are waited for by their topics; kv is written before the exit.
+READY = "wait-for audio.load 60\nsettle\n"
 
 
 def _content(tmp: Path) -> Path:
@@ -34,11 +38,11 @@ def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) 
     content = _content(tmp_path)
     first = run_cueboard(
         tmp_path / "old",
-        "settle\n"
+        f"{READY}"
         f'{CMD}set {{"path": "01 Beep.wav", "gain": 40, "mic_gain": 10, "mode": "toggle"}}\n'
         'click dash-tab set-sound-mode ["Memes/Vine.wav", 4]\n'
         f'{CMD}export {{"request_id": "b"}}\n'
-        "sleep 1\n",
+        f"wait-for bus.publish 60 {TOPIC}exported\n",
         content=content,
     )
     assert first.code == 0
@@ -47,7 +51,9 @@ def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) 
     assert set(document["sounds"]) == {"01 Beep.wav", "Memes/Vine.wav"}
     assert not list(backup.parent.glob(".*.partial"))
     second = run_cueboard(
-        tmp_path / "new", f'settle\n{CMD}import {{"request_id": "r"}}\nsleep 1\n', content=content
+        tmp_path / "new",
+        f'{READY}{CMD}import {{"request_id": "r"}}\nwait-for bus.publish 60 {TOPIC}imported\n',
+        content=content,
     )
     assert second.code == 0
     assert _records(second.state) == _records(first.state)

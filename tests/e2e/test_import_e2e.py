@@ -45,10 +45,12 @@ def _content(tmp: Path) -> Path:
     return content
 
 
-def _import(link: str, *, then: str = "sleep 3\nsettle") -> str:
-    """Paste ``link`` into the dash-tab, then wait as ``then`` says (a sound that lands is
-    loaded: waiting for its ``audio.load`` does not depend on how busy the machine is)."""
-    return f'settle\nshow dash-tab\nclick dash-tab import-link ["{link}"]\n{then}\n'
+def _import(link: str, *, then: str) -> str:
+    """Paste ``link`` into the dash-tab once the library is loaded, then wait as ``then`` says:
+    for what the outcome sends (a sound that lands is loaded, a refusal is shown), never for a
+    length of time."""
+    start = "wait-for audio.load 60\nsettle\nshow dash-tab"
+    return f'{start}\nclick dash-tab import-link ["{link}"]\n{then}\n'
 
 
 def test_a_pasted_link_lands_in_the_folder_and_plays(tls: Tls, tmp_path: Path) -> None:
@@ -57,7 +59,7 @@ def test_a_pasted_link_lands_in_the_folder_and_plays(tls: Tls, tmp_path: Path) -
     content = _content(tmp_path)
     script = _import(link, then="wait-for audio.load 60\nsettle") + (
         'bus-publish ext.com.cueboard.soundboard.cmd.play {"path": "Memes/airhorn.ogg"}\n'
-        "sleep 0.5\n"
+        "wait-for audio.play 60\n"
     )
     run = run_cueboard(tmp_path, script, content=content)
     assert run.code == 0
@@ -77,7 +79,9 @@ def test_a_pasted_link_lands_in_the_folder_and_plays(tls: Tls, tmp_path: Path) -
 def test_a_file_that_is_not_audio_is_refused_and_nothing_is_left(tls: Tls, tmp_path: Path) -> None:
     tls.server.routes["/pack/fake.ogg"] = Route(body=b"<html>not a sound</html>" * 50)
     content = _content(tmp_path)
-    run = run_cueboard(tmp_path, _import(f"{tls.server.origin}/pack/fake.ogg"), content=content)
+    link = f"{tls.server.origin}/pack/fake.ogg"
+    refused = 'wait-for panel.props 60 "not a sound Cueboard knows"\nsettle'
+    run = run_cueboard(tmp_path, _import(link, then=refused), content=content)
     assert run.code == 0
     folder = content / "Cueboard" / "Sounds" / "Memes"
     assert sorted(p.name for p in folder.iterdir()) == ["Vine.wav"]

@@ -283,7 +283,8 @@ def test_now_playing_toast_defines_a_runtime_panel(tmp_path: Path) -> None:
     run = run_cueboard(
         tmp_path,
         "settle\nsetting now_playing_toast true\n"
-        "invoke play-slot-1\ninvoke play-slot-2\nsleep 0.3\n",
+        "invoke play-slot-1\ninvoke play-slot-2\n"
+        'wait-for panel.props 60 \'["sound-name",{"t":"str","v":"02 Boop"}]\'\n',
         content=content,
     )
     defines = run.sent("panel", "define")

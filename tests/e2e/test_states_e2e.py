@@ -3,6 +3,7 @@ slow to arm channels, and a missing sounds folder created while Cueboard runs.""
 
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 from typing import Any
@@ -27,21 +28,29 @@ def _overlay_props(run: Run) -> list[tuple[float, dict[str, Any]]]:
 
 
 def _answered_at(run: Run, method: str, op: str) -> float:
+    """When the first of these requests was answered; infinity when none was in the run."""
     ids = {f["id"] for f in run.sent(method, op)}
     return min(
-        x["t"]
-        for x in run.transcript
-        if x.get("dir") == "host>ext" and isinstance(x.get("frame"), dict)
-        and x["frame"].get("id") in ids
+        (
+            x["t"]
+            for x in run.transcript
+            if x.get("dir") == "host>ext" and isinstance(x.get("frame"), dict)
+            and x["frame"].get("id") in ids
+        ),
+        default=math.inf,
     )  # fmt: skip
 
 
 def test_page_one_reaches_the_overlay_before_a_slow_pre_arm_answers(tmp_path: Path) -> None:
+    """The pre-arm is answered only long after the run (60 s): page one must reach the overlay
+    without its answer, however long the start takes."""
     content = tmp_path / "content"
     sounds = content / "Cueboard" / "Sounds"
     tone(sounds / "01 Beep.wav", seconds=0.1)
     tone(sounds / "02 Boop.wav", seconds=0.1)
-    run = run_cueboard(tmp_path, "sleep 2.5\n", content=content, delays=["audio.pre_arm=2"])
+    run = run_cueboard(
+        tmp_path, "wait-for audio.load 60\nsettle\n", content=content, delays=["audio.pre_arm=60"]
+    )
     frames = _overlay_props(run)
     assert frames[0][1]["empty-text"] == f"Scanning {sounds}…"
     shown = [t for t, props in frames if {"01 Beep", "02 Boop"} <= _names(props)]
@@ -52,20 +61,35 @@ def _names(props: dict[str, Any]) -> set[str]:
     return {row[1]["v"] for row in props.get("slots", [])}
 
 
+TOLD = "setting does not exist"
+
+
 def test_a_missing_sounds_folder_says_so_once_and_is_picked_up_when_created(
     tmp_path: Path,
 ) -> None:
     missing = tmp_path / "later" / "Sounds"
+    stop = threading.Event()
 
-    def create() -> None:
-        tone(missing / "Made Later.wav", seconds=0.1)
+    def create_once_told() -> None:
+        """As a person would: reads the grid's message (the live transcript), makes the folder."""
+        record = tmp_path / "transcript.jsonl"
+        while not stop.wait(0.02):
+            lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+            if any('"dir":"ext>host"' in line and TOLD in line for line in lines):
+                tone(missing / "Made Later.wav", seconds=0.1)
+                return
 
-    timer = threading.Timer(2.0, create)  # while Cueboard runs, as a person would
-    timer.start()
+    person = threading.Thread(target=create_once_told, daemon=True)
+    person.start()
     try:
-        run = run_cueboard(tmp_path, f'setting sounds_folder "{missing}"\nsleep 5\n')
+        run = run_cueboard(
+            tmp_path,
+            f'setting sounds_folder "{missing}"\nwait-for panel.props 60 "{TOLD}"\n'
+            'wait-for panel.props 60 "Made Later"\nsettle\n',
+        )
     finally:
-        timer.cancel()
+        stop.set()
+        person.join()
     frames = _overlay_props(run)
     texts = [props["empty-text"] for _, props in frames if "empty-text" in props]
     assert f"The folder in the “Sounds folder” setting does not exist: {missing}" in texts

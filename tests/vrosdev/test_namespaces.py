@@ -484,3 +484,27 @@ def test_transcript_lines_are_json(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
     assert lines[0]["frame"]["params"]["token"] == "<token>"
     assert lines[1]["violation"] == "T-9: oversize"
+
+
+async def test_a_script_waits_for_the_request_that_holds_its_text() -> None:
+    """``wait-for bus.publish T TEXT`` lets an earlier publish of another topic go by."""
+    import anyio
+
+    own = "ext.com.example.raw."
+    async with running_host() as h:
+        p = await h.ready()
+        passed: list[str] = []
+        runner = ScriptRunner(h.host)
+
+        async def wait() -> None:
+            await runner.run(parse(f"wait-for bus.publish 10 {own}second"))
+            passed.append("waited")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(wait)
+            await anyio.wait_all_tasks_blocked()
+            await p.result(2, "bus", {"op": "publish", "topic": own + "first", "payload": 1})
+            await anyio.wait_all_tasks_blocked()
+            passed.append("first")
+            await p.result(3, "bus", {"op": "publish", "topic": own + "second", "payload": 2})
+        assert passed == ["first", "waited"]

@@ -21,6 +21,7 @@ from .thumbgen import GifFrame, gif, solid
 ICON = gif(2, 2, [GifFrame(solid(2, 2, 1))], palette=[(0, 0, 0), (255, 0, 0)])
 SECRET_QUERY = "token=s3cr3t"
 MIB = 1024 * 1024
+SHUTDOWN_POLL_S = 0.01  # serve_forever's default, half a second, is what each teardown waited
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -81,7 +82,7 @@ def server() -> Iterator[str]:
     _Handler.conditional = []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(SHUTDOWN_POLL_S,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"

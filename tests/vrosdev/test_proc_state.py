@@ -1,0 +1,59 @@
+"""settle's "the extension is waiting" (vrosdev.proc_state) on real processes: one that waits,
+one that spins, and one that waits while the process it started spins."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from vrosdev.proc_state import busy
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+
+SPIN = [sys.executable, "-c", "while True: pass"]
+
+
+@contextmanager
+def _started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(argv)
+    try:
+        yield process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def _eventually(check: Callable[[], bool]) -> bool:
+    """Whether ``check`` comes true while the process gets going (a bound for a hung test)."""
+    limit = time.monotonic() + 60
+    while time.monotonic() < limit:
+        if check():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_waiting_process_is_not_busy_and_a_spinning_one_always_is() -> None:
+    with _started(["sleep", "600"]) as waiting, _started(SPIN) as spinning:
+        assert _eventually(lambda: not busy(waiting.pid))
+        assert all(busy(spinning.pid) for _ in range(50))
+
+
+def test_a_waiting_process_whose_child_spins_is_busy() -> None:
+    spin = " ".join(f"'{a}'" for a in SPIN)
+    with _started(["sh", "-c", f"{spin} & wait"]) as parent:
+        children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+        assert _eventually(lambda: children.read_text().strip() != "")
+        assert all(busy(parent.pid) for _ in range(50))
+
+
+def test_a_process_that_is_gone_is_not_busy() -> None:
+    with _started(["true"]) as gone:
+        gone.wait()
+    assert not busy(gone.pid)
