@@ -1,9 +1,9 @@
 """kill -9 while per-sound settings keep changing, then a restart on the same vrosdev state.
 
-Per-sound prefs are written coalesced (0.5 s), a page of a folder's records per kv key (README, "What is
-kept, and where"), so a crash can lose only what changed in its last moments: every change made
-at least 1 s before the kill must be in kv, and the restarted Cueboard must show exactly what kv
-holds.
+Per-sound prefs are written coalesced (0.5 s), a folder's records in a few kv keys (README,
+"What is kept, and where"), so a crash can lose only what changed in its last moments: every
+change made at least 1 s before the kill must be in kv, and the restarted Cueboard must show
+exactly what kv holds.
 """
 
 from __future__ import annotations

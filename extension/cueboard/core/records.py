@@ -143,6 +143,7 @@ def key_for(rel_path: str) -> str:
 # -- one sound: a packed string --------------------------------------------------------------
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_ESCAPED = re.compile("%(25|2C)")
 _ORDER_SCALE = 10**6  # positions keep six decimals (core/ordering.py)
 
 
@@ -186,7 +187,8 @@ def _opt(n: int | None) -> str:
 
 def pack(p: SoundPrefs) -> str:
     """Fields in order: gain, mode, mic gain, order, targets, trim start, trim end, fade in, fade
-    out, plays, last played, favourite. The favourite is last and may hold any character."""
+    out, plays, last played, favourite (its ``%`` and ``,`` escaped as ``%25`` and ``%2C``).
+    Fields to come go after these, so that a reader of these ignores them."""
     fields = [
         "" if p.gain == DEFAULT_GAIN else _b36(p.gain),
         "" if p.mode is None else str(MODES.index(p.mode)),
@@ -199,7 +201,7 @@ def pack(p: SoundPrefs) -> str:
         _opt(p.fade_out_ms or None),
         _opt(p.plays or None),
         _opt(p.last_played),
-        p.favourite or "",
+        (p.favourite or "").replace("%", "%25").replace(",", "%2C"),
     ]
     while fields and not fields[-1]:
         fields.pop()
@@ -210,7 +212,7 @@ def unpack(text: Any) -> SoundPrefs:
     """Anything kv holds gives a record: a field out of range or malformed is its default."""
     if not isinstance(text, str):
         return SoundPrefs()
-    f = text.split(",", 11) + [""] * 11
+    f = text.split(",") + [""] * 11
     gain = _int(f[0], high=100)
     mode, target = _int(f[1], high=len(MODES) - 1), _int(f[4], high=len(TARGETS) - 1)
     return SoundPrefs(
@@ -225,7 +227,7 @@ def unpack(text: Any) -> SoundPrefs:
         fade_out_ms=_int(f[8]) or 0,
         plays=_int(f[9]) or 0,
         last_played=_int(f[10]),
-        favourite=f[11] or None,
+        favourite=_ESCAPED.sub(lambda m: "%" if m[1] == "25" else ",", f[11]) or None,
     )
 
 
