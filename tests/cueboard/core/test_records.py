@@ -61,7 +61,7 @@ def test_what_cannot_be_read_is_its_default() -> None:
 
 
 def test_a_folder_past_a_page_is_spread_over_pages_within_kv_limits() -> None:
-    """KV-9, KV-10: keys up to 256 bytes, values up to 64 KiB, whatever a folder holds."""
+    """Within kv's limits (keys up to 256 bytes, values up to 64 KiB) whatever a folder holds."""
     records = {f"A long enough sound name {n:05d}.ogg": EVERYTHING for n in range(5000)}
     for folder in ("Big", "deep/" * 60):
         pages = pages_for(folder, records)
@@ -144,9 +144,9 @@ def test_a_folder_shrinking_to_fewer_pages_deletes_the_rest() -> None:
 
 
 def test_ten_thousand_realistic_sounds_with_every_field_fit_the_quota_with_room() -> None:
-    """KV-11: on 10,000 sounds of paths as long as people's (about 55 bytes), today's settings
-    take little over half the quota, and with those to come (trim, fades, targets, plays, last
-    played) on every sound too, a seventh of it is still left."""
+    """On 10,000 sounds of paths as long as people's (about 55 bytes), today's settings take
+    little over half of kv's 1 MiB soft quota, and with those to come (trim, fades, targets,
+    plays, last played) on every sound too, a seventh of it is still left."""
     rng = random.Random(5)
     paths = [f"Airhorn And Vine {n % 50:02d}/Bruh Dramatic Wow Fanfare ({n + 1}).mp3" for n in
              range(10_000)]  # fmt: skip
