@@ -55,6 +55,8 @@ class Prefs:
         self._pages: dict[str, int] = {}  # folder -> how many of its pages kv may hold
         self._legacy: dict[str, set[str]] = {}  # folder -> first-schema keys to delete
         self._from_legacy: set[str] = set()  # sounds read from a first-schema key
+        self._bytes: dict[str, int] = {}  # folder -> what its pages take in kv
+        self._measure: set[str] = set()  # folders whose pages changed since they were measured
         self._writing = 0
         self._flush_at: float | None = None
         self._to_read: list[str] = []
@@ -84,7 +86,15 @@ class Prefs:
             out += self._tracker.request(
                 now, "kv", kv.KvSet, expect=kv.KvWritten, key=SCHEMA_KEY, value=SCHEMA_VERSION
             )
-        pages = [k for k in keys if parse_page_key(k) is not None]
+        pages: list[str] = []
+        for key in keys:
+            parsed = parse_page_key(key)
+            if parsed is None:
+                continue
+            pages.append(key)
+            folder, n = parsed
+            if folder is not None:  # so that it is deleted when no longer needed, read or not
+                self._pages[folder] = max(self._pages.get(folder, 0), n + 1)
         self._to_read = legacy + pages  # popped from the end: pages are read first
         return out + self._read_more(now)
 
@@ -123,6 +133,7 @@ class Prefs:
                 return
             folder, records = page
             self._pages[folder] = max(self._pages.get(folder, 0), parsed[1] + 1)
+            self._measure.add(folder)
             for name, prefs in records.items():
                 rel = rel_of(folder, name)
                 if rel not in self.prefs or rel in self._from_legacy:
@@ -137,6 +148,7 @@ class Prefs:
         if rel is None:
             return
         folder = folder_of(rel)[0]
+        self._measure.add(folder)
         self._legacy.setdefault(folder, set()).add(key)
         self._dirty.add(folder)
         if rel not in self.prefs:
@@ -152,6 +164,7 @@ class Prefs:
         self.prefs[rel_path] = replace(self.get(rel_path), **changes)
         self._from_legacy.discard(rel_path)
         self._dirty.add(folder_of(rel_path)[0])
+        self._measure.add(folder_of(rel_path)[0])
         if self._flush_at is None:
             self._flush_at = now + FLUSH_DELAY_S
             return [Wake(WAKE, self._flush_at)]
@@ -240,8 +253,18 @@ class Prefs:
         return done
 
     def kv_bytes(self) -> int:
-        """What the records take in kv, measured as the host does (docs/protocol-notes.md#r30)."""
-        return kv_bytes_of(self.prefs.items())
+        """What the records take in kv, measured as the host does (docs/protocol-notes.md#r30).
+        Only the folders changed since the last call are measured again: the dash-tab asks on
+        every refresh."""
+        if self._measure:
+            changed, self._measure = self._measure, set()
+            for folder in changed:
+                self._bytes[folder] = 0
+            for folder, size in kv_bytes_of(
+                (rel, p) for rel, p in self.prefs.items() if folder_of(rel)[0] in changed
+            ).items():
+                self._bytes[folder] = size
+        return sum(self._bytes.values())
 
     def favourites(self) -> dict[str, str]:
         """slug -> rel path."""

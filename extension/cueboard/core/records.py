@@ -315,15 +315,17 @@ def read_records(stored: Mapping[str, Any]) -> dict[str, SoundPrefs]:
     return out
 
 
-def kv_bytes_of(records: Iterable[tuple[str, SoundPrefs]]) -> int:
-    """What the records take in kv, keys and values, measured as the host does
+def kv_bytes_of(records: Iterable[tuple[str, SoundPrefs]]) -> dict[str, int]:
+    """What each folder's records take in kv, keys and values, measured as the host does
     (docs/protocol-notes.md#r30)."""
     folders: dict[str, dict[str, SoundPrefs]] = {}
     for rel, p in records:
         folder, name = folder_of(rel)
         folders.setdefault(folder, {})[name] = p
-    total = 0
-    for folder, recs in folders.items():
-        for n, page in enumerate(pages_for(folder, recs)):
-            total += utf8_len(page_key(folder, n)) + json_size(page)
-    return total
+    return {
+        folder: sum(
+            utf8_len(page_key(folder, n)) + json_size(page)
+            for n, page in enumerate(pages_for(folder, recs))
+        )
+        for folder, recs in folders.items()
+    }

@@ -182,3 +182,25 @@ def _set(key: str, value: Any) -> Any:
     from vxp.models import kv as kvm
 
     return kvm.KvSet(op="set", key=key, value=value)
+
+
+def test_the_measured_bytes_follow_every_change_and_a_reload() -> None:
+    """kv_bytes, measured again only for the folders that changed, is what kv holds."""
+    kv = DictKv()
+    store, drive = _store(kv)
+    drive(store.load(0.0))
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("A/a.wav", {"gain": 5}),
+        ("B/b.wav", {"plays": 3}),
+        ("A/c.wav", {"favourite": "c", "order": 1.25}),
+        ("A/a.wav", {"gain": 100}),
+        ("top.wav", {"targets": "mic"}),
+        ("B/b.wav", {"plays": 0}),
+    ]
+    for n, (rel, changes) in enumerate(steps):
+        store.update(rel, float(n), **changes)
+        drive(store.flush(float(n)))
+        assert store.kv_bytes() == kv.bytes() - kv.sizes["schema"], (rel, changes)
+    again, drive = _store(kv)
+    drive(again.load(0.0))
+    assert again.kv_bytes() == kv.bytes() - kv.sizes["schema"] > 0
