@@ -230,7 +230,7 @@ class Prefs:
         if not ok:
             self._dirty.add(folder)  # not written: it goes with the next flush
             return []
-        if self._pages.get(folder) is not None and folder not in self._dirty:
+        if folder not in self._dirty:  # else a later write settles it
             self._pages[folder] = pages
         out: list[Effect] = []
         for key in sorted(self._legacy.pop(folder, set())):

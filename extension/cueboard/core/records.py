@@ -35,11 +35,14 @@ __all__ = [
     "SoundPrefs",
     "folder_of",
     "key_for",
+    "kv_bytes_of",
     "pack",
     "page_key",
     "pages_for",
     "parse_page_key",
+    "read_page",
     "read_records",
+    "rel_of",
     "unpack",
 ]
 
