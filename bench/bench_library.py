@@ -14,9 +14,11 @@ kv: every sound gets a custom gain through the core's ``cueboard.core.prefs.Pref
 answered by a kv stand-in that counts like the host: per key, its UTF-8 bytes plus the compact
 JSON UTF-8 bytes of the value (docs/protocol-notes.md#r8, #r30), and the same records put into
 vrosdev's own ``KvStore`` as a cross-check. Measured for the generated paths and for longer,
-more realistic ones, and the realistic ones with every per-sound setting (both gains, a play
-mode and a place in the folder), against the 1 MiB soft quota (KV-11), with the path length at
-which 10,000 gain-only records would reach it.
+more realistic ones, the realistic ones with every per-sound setting of today (both gains, a
+play mode and a fractional place in the folder), and with the coming ones too (targets, trim
+start and end, fade in and out, a play count and the time last played), against the 1 MiB soft
+quota (KV-11). Beside each, the same settings in the first schema's format (one key a sound,
+docs/prefs-format.md), which cannot hold the coming fields.
 Nothing is asserted.
 """
 
@@ -35,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from cueboard.core.effects import Effect, Reply, Send, Tickets
-from cueboard.core.prefs import MODES, Prefs, key_for
+from cueboard.core.prefs import MODES, TARGETS, Prefs, key_for
+from cueboard.core.records import HASH_PREFIX
 from cueboard.core.tracker import Tracker
 from cueboard.workers.scan import scan
 from vrosdev.host.namespaces.kv import KvStore as HostKvStore
@@ -163,23 +166,46 @@ class MeasuringKv:
 
 
 def kv_for(
-    rel_paths: list[str], seed: int = 7, *, every_setting: bool = False
+    rel_paths: list[str], seed: int = 7, *, every_setting: bool = False, coming: bool = False
 ) -> tuple[MeasuringKv, Prefs]:
     """Every sound a custom gain; with ``every_setting`` also its own mic gain, a play mode
-    and a place in its folder (a moved sound's number is a fraction: the longest case)."""
+    and a place in its folder (a moved sound's number is a fraction: the longest case); with
+    ``coming`` also targets, a trim, fades, a play count and the time last played."""
     rng = random.Random(seed)
     kv = MeasuringKv()
     tracker = Tracker(Tickets(), random.Random(0))
     prefs = Prefs(tracker, lambda now: [])
     kv.drive(tracker, prefs.load(0.0))  # writes the schema key, as on a first start
     for n, rel in enumerate(rel_paths):  # 100 is the default and is not stored
-        extra = {}
+        extra: dict[str, Any] = {}
         if every_setting:
             extra = {"mic_gain": rng.randint(0, 99), "mode": MODES[n % len(MODES)]}
             extra["order"] = n + round(rng.random(), 6)  # as core/ordering.py stores them
+        if coming:
+            extra |= {
+                "targets": TARGETS[n % len(TARGETS)],
+                "trim_start_ms": rng.randint(0, 5_000),
+                "trim_end_ms": rng.randint(5_000, 60_000),
+                "fade_in_ms": rng.randint(1, 2_000),
+                "fade_out_ms": rng.randint(1, 2_000),
+                "plays": rng.randint(1, 5_000),
+                "last_played": 1_790_000_000 + rng.randint(0, 10**7),
+            }
         prefs.update(rel, 0.0, gain=rng.randint(1, 99), **extra)
     kv.drive(tracker, prefs.flush(0.0))
     return kv, prefs
+
+
+def first_schema_bytes(prefs: Prefs) -> int:
+    """The same records as the first schema wrote them, one key a sound, and its schema key."""
+    total = utf8_len("schema") + json_size(1)
+    for rel, p in prefs.prefs.items():
+        if not p.is_default:
+            key = key_for(rel)
+            total += utf8_len(key) + json_size(
+                p.to_record(rel if key.startswith(HASH_PREFIX) else None)
+            )
+    return total
 
 
 def realistic_paths(count: int, seed: int = 11) -> list[str]:
@@ -249,34 +275,32 @@ def main() -> int:
     print()
     realistic = realistic_paths(len(rel_paths))
     cases = [
-        ("generated paths", rel_paths, False),
-        ("realistic paths", realistic, False),
-        ("realistic, every setting", realistic, True),
+        ("generated paths", rel_paths, False, False),
+        ("realistic paths", realistic, False, False),
+        ("realistic, every setting", realistic, True, False),
+        ("realistic, and coming fields", realistic, True, True),
     ]
     head = (
         f"{'kv, every sound a custom gain':<30} {'records':>8} {'avg path':>9} {'bytes':>10} "
-        f"{'host count':>11} {'of 1 MiB':>9} {'over?':>6}"
+        f"{'host count':>11} {'of 1 MiB':>9} {'over?':>6} {'left/sound':>11} {'1st schema':>11}"
     )
     print(head)
     print("-" * len(head))
-    per_record_extra = 0.0
-    for label, paths, every_setting in cases:
-        kv, prefs = kv_for(paths, every_setting=every_setting)
+    for label, paths, every_setting, coming in cases:
+        kv, prefs = kv_for(paths, every_setting=every_setting, coming=coming)
         used = kv.bytes_used
         records = len(prefs.prefs)
         avg_path = statistics.fmean(utf8_len(p) for p in paths)
-        hashed = sum(1 for p in paths if key_for(p).startswith("h:"))
+        old = "-" if coming else f"{first_schema_bytes(prefs):,}"
         print(
             f"{label:<30} {records:>8} {avg_path:>9.1f} {used:>10,} {kv.host.bytes_used:>11,} "
-            f"{used / KV_SOFT_QUOTA_BYTES:>8.1%} {'yes' if prefs.over_quota else 'no':>6}"
-            + (f"  ({hashed} hashed keys)" if hashed else "")
+            f"{used / KV_SOFT_QUOTA_BYTES:>8.1%} {'yes' if prefs.over_quota else 'no':>6} "
+            f"{(KV_SOFT_QUOTA_BYTES - used) / records:>11.0f} {old:>11}"
         )
-        if not every_setting:
-            per_record_extra = (used - json_size(1) - utf8_len("schema")) / records - avg_path
-    budget = KV_SOFT_QUOTA_BYTES / len(rel_paths) - per_record_extra
     print(
-        f"each record is its path plus ~{per_record_extra:.0f} bytes ('s:' and {{\"g\":NN}}); "
-        f"{len(rel_paths):,} records reach 1 MiB at an average path of ~{budget:.0f} bytes"
+        "(left/sound: the quota left over, per sound. 1st schema: the same records one key a "
+        "sound, as the\n first schema wrote them; it has no room for the coming fields. "
+        "docs/prefs-format.md)"
     )
     return 0
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cueboard.core.records import SoundPrefs, read_records
 from vrosdev.host.namespaces.kv import KvStore
 
 from .harness import run_cueboard, tone
@@ -29,9 +30,9 @@ def _content(tmp: Path) -> Path:
     return content
 
 
-def _records(state: Path) -> dict[str, object]:
+def _records(state: Path) -> dict[str, SoundPrefs]:
     store = KvStore(state / "kv" / "com.cueboard.soundboard.jsonl")
-    return {k: v for k, v in store.values.items() if k.startswith("s:")}
+    return read_records(store.values)
 
 
 def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) -> None:
@@ -57,6 +58,7 @@ def test_a_board_moves_to_a_new_install_through_the_backup_file(tmp_path: Path) 
     )
     assert second.code == 0
     assert _records(second.state) == _records(first.state)
+    assert _records(first.state)["Memes/Vine.wav"] == SoundPrefs(mode="loop")
     replies = [
         f["params"]["payload"]
         for f in second.sent("bus", "publish")

@@ -1,18 +1,20 @@
 """kill -9 while per-sound settings keep changing, then a restart on the same vrosdev state.
 
-Per-sound prefs are written coalesced (0.5 s) as one kv record per sound (README, "What is
-kept, and where"), so a crash can lose only what changed in its last moments: every change made
-at least 1 s before the kill must be in kv, and the restarted Cueboard must show exactly what kv
-holds.
+Per-sound prefs are written coalesced (0.5 s), a folder's records in a few kv keys (README,
+"What is kept, and where"), so a crash can lose only what changed in its last moments: every
+change made at least 1 s before the kill must be in kv, and the restarted Cueboard must show
+exactly what kv holds.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cueboard.core.records import SoundPrefs, read_records
 from vrosdev.host.namespaces.kv import KvStore
 
 from .harness import Run, run_cueboard, tone
@@ -56,20 +58,17 @@ def _click(callback: str, key: str, value: Any) -> str:
     return f'click dash-tab {callback} ["{key}", {arg}]'
 
 
-def _expected_before_the_last_second() -> dict[str, dict[str, Any]]:
+def _expected_before_the_last_second() -> dict[str, SoundPrefs]:
     """Each sound's record once every round of the first phase is written."""
-    out: dict[str, dict[str, Any]] = {}
-    for i in range(SOUNDS):
-        rec: dict[str, Any] = {"g": _gain(ROUNDS - 1, i)}
-        if i % 5 == 0:
-            rec["m"] = 3  # loop mode
-        out[f"s:{_name(i)}"] = rec
-    return out
+    return {
+        _name(i): SoundPrefs(gain=_gain(ROUNDS - 1, i), mode="loop" if i % 5 == 0 else None)
+        for i in range(SOUNDS)
+    }
 
 
 def _late_gains() -> dict[str, int]:
     """Changes made in the last moments before the kill: each may or may not be kept."""
-    return {f"s:{_name(i)}": 99 - i for i in range(0, SOUNDS, 2)}
+    return {_name(i): 99 - i for i in range(0, SOUNDS, 2)}
 
 
 def _first_session() -> str:
@@ -80,7 +79,7 @@ def _first_session() -> str:
             if r == 0 and i % 5 == 0:
                 steps.append(_click("set-sound-mode", _name(i), 4))
     steps.append("sleep 1.5")  # everything above was made at least 1 s before the kill
-    steps += [_click("set-sound-gain", key[2:], g) for key, g in _late_gains().items()]
+    steps += [_click("set-sound-gain", name, g) for name, g in _late_gains().items()]
     steps += ["kill", "sleep 0.3"]
     return "\n".join(steps) + "\n"
 
@@ -108,14 +107,15 @@ def test_kill_9_mid_changes_keeps_every_change_older_than_a_second_and_restores_
     assert first.code < 0  # killed, not exited
     assert any("script: kill" in str(x.get("note", "")) for x in first.transcript)
 
-    stored = KvStore(state / "kv" / KV_FILE).values
+    values = KvStore(state / "kv" / KV_FILE).values
+    stored = read_records(values)
     late = _late_gains()
-    for key, rec in _expected_before_the_last_second().items():
-        assert key in stored, key
-        if key in late:  # a late change may have landed; nothing older may be lost
-            assert stored[key] in (rec, {**rec, "g": late[key]}), key
+    for name, rec in _expected_before_the_last_second().items():
+        assert name in stored, name
+        if name in late:  # a late change may have landed; nothing older may be lost
+            assert stored[name] in (rec, replace(rec, gain=late[name])), name
         else:
-            assert stored[key] == rec, key
+            assert stored[name] == rec, name
 
     pages = SOUNDS // 12 + 1
     restart = run_cueboard(
@@ -128,13 +128,13 @@ def test_kill_9_mid_changes_keeps_every_change_older_than_a_second_and_restores_
     shown = _library_rows(restart)
     assert len(shown) == SOUNDS
     for i in range(SOUNDS):
-        rec = stored[f"s:{_name(i)}"]
-        looping = rec.get("m") == 3  # loop mode
-        assert shown[_name(i)] == (rec.get("g", 100), looping, "f" in rec), _name(i)
+        rec = stored[_name(i)]
+        looping = rec.mode == "loop"
+        assert shown[_name(i)] == (rec.gain, looping, rec.favourite is not None), _name(i)
     before = _library_rows(first)  # the page shown when it was killed
-    kept = [name for name in before if f"s:{name}" not in late]
+    kept = [name for name in before if name not in late]
     assert kept and all(shown[name] == before[name] for name in kept)
-    assert KvStore(state / "kv" / KV_FILE).values == stored  # showing it rewrote nothing
+    assert KvStore(state / "kv" / KV_FILE).values == values  # showing it rewrote nothing
     for run in (first, restart):
         assert "Traceback" not in run.stderr
     assert "exit status already read" not in restart.stderr  # one wait per icon worker

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cueboard.core.records import SoundPrefs, read_records
 from vrosdev.host.namespaces.kv import KvStore
 
 from .harness import Run, run_cueboard, tone
@@ -146,9 +147,9 @@ def test_shutting_down_during_slow_loads_flushes_pending_kv_writes_and_exits_zer
     }
     in_flight = [i for i in loads if run.transcript[i]["frame"]["id"] not in answered]
     assert in_flight  # the fault this test is about: loads still waiting for their answers
-    stored = KvStore(run.state / "kv" / KV_FILE).values
-    assert stored["s:01 Tone.wav"] == {"g": 41}
-    assert stored["s:02 Tone.wav"] == {"m": 3}  # loop mode
+    stored = read_records(KvStore(run.state / "kv" / KV_FILE).values)
+    assert stored["01 Tone.wav"] == SoundPrefs(gain=41)
+    assert stored["02 Tone.wav"] == SoundPrefs(mode="loop")
     _exited_within_grace(run)
 
 
@@ -167,7 +168,7 @@ def test_shutting_down_while_a_kv_write_is_in_flight_finishes_it_and_the_rest(
         delays=["kv.set=0.4"],
     )
     assert _injected(run, "delay")
-    stored = KvStore(run.state / "kv" / KV_FILE).values
-    assert stored["s:01 Tone.wav"] == {"g": 33}
-    assert stored["s:03 Tone.wav"] == {"g": 44}
+    stored = read_records(KvStore(run.state / "kv" / KV_FILE).values)
+    assert stored["01 Tone.wav"] == SoundPrefs(gain=33)
+    assert stored["03 Tone.wav"] == SoundPrefs(gain=44)
     _exited_within_grace(run)

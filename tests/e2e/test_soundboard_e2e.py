@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cueboard.core.records import SoundPrefs, read_records
 from vrosdev.host.namespaces.kv import KvStore
 from vxp.manifest import load_manifest
 
@@ -133,10 +134,11 @@ def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
     assert run.code != 0  # killed
     store = KvStore(run.state / "kv" / "com.cueboard.soundboard.jsonl")
     written = {f["params"]["key"] for f in run.sent("kv", "set")}
-    assert {"s:01 Beep.wav", "s:02 Boop.wav", "s:Memes/Vine.wav"} <= written
-    assert store.values["s:02 Boop.wav"] == {"g": 66}
-    assert store.values["s:Memes/Vine.wav"] == {"m": 3}  # loop mode
-    assert store.values["s:01 Beep.wav"]["g"] in (55, 77)
+    assert {"d0:", "d0:Memes"} <= written  # a page of each folder
+    stored = read_records(store.values)
+    assert stored["02 Boop.wav"] == SoundPrefs(gain=66)
+    assert stored["Memes/Vine.wav"] == SoundPrefs(mode="loop")
+    assert stored["01 Beep.wav"].gain in (55, 77)
 
 
 def test_remote_control_over_the_bus(tmp_path: Path) -> None:
@@ -179,9 +181,9 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
         for x in frames[shutdown_at:]
         if x["dir"] == "ext>host"
         and x["frame"].get("method") == "kv"
-        and x["frame"]["params"].get("key") == "s:01 Beep.wav"
+        and x["frame"]["params"].get("key") == "d0:"
     ]
-    assert flushed == [{"m": 3}]  # loop mode
+    assert [read_records({"d0:": v})["01 Beep.wav"] for v in flushed] == [SoundPrefs(mode="loop")]
     assert not [
         x
         for x in run.transcript
@@ -251,8 +253,9 @@ def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> 
         ),
         content=content,
     )
-    kv_sets = [f for f in run.sent("kv", "set") if f["params"]["key"] == "s:01 Beep.wav"]
-    assert kv_sets and kv_sets[0]["params"]["value"] == {"m": 3}  # loop mode
+    kv_sets = [f for f in run.sent("kv", "set") if f["params"]["key"] == "d0:"]
+    assert kv_sets
+    assert read_records({"d0:": kv_sets[0]["params"]["value"]})["01 Beep.wav"].mode == "loop"
     play = run.sent("audio", "play")[0]
     assert play["params"]["looping"] is True
     assert run.sent("audio", "stop")[0]["params"]["sound"] == play["params"]["sound"]

@@ -1,122 +1,47 @@
-"""Per-sound preferences in vrOS's kv store: one key per sound, written coalesced.
+"""Per-sound preferences in vrOS's kv store: kept in memory, written coalesced, by folder.
 
-A record is keyed by the sound's path relative to the library (``s:<rel path>``), or, when that
-would pass kv's 256-byte key limit, by a hash of it (``h:<sha1>``, with the path inside the
-value). Values hold only what differs from the defaults, in short field names, so a library of
-10,000 sounds each with a custom gain stays far under the 1 MiB soft quota. One key per record
-means a crash mid-save loses at most that record. A change is written :data:`FLUSH_DELAY_S`
-after it (a :class:`Wake`), together with whatever changed meanwhile.
+The records' shape in kv is :mod:`.records`': a folder's sounds share a few keys (its pages),
+so 10,000 sounds with every setting stay under the 1 MiB soft quota. A change is written
+:data:`FLUSH_DELAY_S` after it (a :class:`Wake`), together with whatever changed meanwhile: one
+write per changed page, however many of its sounds changed. A page is written whole, so a crash
+mid-save loses at most the changes not yet written. Records of the first schema are read, written
+again as pages, and their keys deleted once the pages are written.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from vxp.models import kv
 
 from .effects import Effect, Log, Wake
+from .records import (
+    HASH_PREFIX,
+    MODES,
+    PATH_PREFIX,
+    TARGETS,
+    SoundPrefs,
+    folder_of,
+    key_for,
+    kv_bytes_of,
+    page_key,
+    pages_for,
+    parse_page_key,
+    read_page,
+    rel_of,
+)
 from .tracker import Outcome, Tracker
 
-__all__ = ["MODES", "Prefs", "SoundPrefs", "key_for"]
+__all__ = ["MODES", "TARGETS", "Prefs", "SoundPrefs", "key_for"]
 
 SCHEMA_KEY = "schema"
-SCHEMA_VERSION = 1
-PATH_PREFIX = "s:"
-HASH_PREFIX = "h:"
-MAX_KEY_BYTES = 256
+SCHEMA_VERSION = 2
 FLUSH_DELAY_S = 0.5
-DEFAULT_GAIN = 100
 LOAD_WINDOW = 16  # kv gets in flight at once while loading
 WAKE = "prefs.flush"
-
-
-MODES = ("mix", "toggle", "stop_others", "loop")
-"""A sound's play mode; a sound without one follows the global ``overlap`` setting."""
-
-
-@dataclass(frozen=True, slots=True)
-class SoundPrefs:
-    gain: int = DEFAULT_GAIN  # the sound's own gain, multiplied with the channel's setting
-    mode: str | None = None  # one of MODES; None follows the global overlap setting
-    mic_gain: int | None = None  # the sound's own gain into the mic; None: linked to gain
-    favourite: str | None = None  # the slug of its fav-<slug> command
-    order: float | None = None  # its place in its folder (core/ordering.py); None: the scan's
-
-    @property
-    def is_default(self) -> bool:
-        return self == SoundPrefs()
-
-    @property
-    def own_mic_gain(self) -> int:
-        return self.gain if self.mic_gain is None else self.mic_gain
-
-    def to_record(self, rel_path: str | None = None) -> dict[str, Any]:
-        rec: dict[str, Any] = {}
-        if self.gain != DEFAULT_GAIN:
-            rec["g"] = self.gain
-        if self.mode is not None:
-            rec["m"] = MODES.index(self.mode)
-        if self.mic_gain is not None:
-            rec["k"] = self.mic_gain
-        if self.favourite is not None:
-            rec["f"] = self.favourite
-        if self.order is not None:
-            rec["o"] = int(self.order) if self.order.is_integer() else self.order
-        if rel_path is not None:
-            rec["p"] = rel_path
-        return rec
-
-    @classmethod
-    def from_record(cls, rec: Any) -> SoundPrefs:
-        """Anything kv holds gives a record: a field out of range or of the wrong type is
-        its default. A record of the first schema's loop flag (``l``) reads as loop mode."""
-        if not isinstance(rec, dict):
-            return cls()
-        data: dict[str, Any] = rec  # pyright: ignore[reportUnknownVariableType]
-        gain = data.get("g", DEFAULT_GAIN)
-        mic = data.get("k")
-        mode = data.get("m")
-        fav = data.get("f")
-        order = data.get("o")
-        if type(mode) is int and 0 <= mode < len(MODES):
-            own_mode: str | None = MODES[mode]
-        else:
-            own_mode = "loop" if data.get("l") else None
-        return cls(
-            gain=gain if _is_pct(gain) else DEFAULT_GAIN,
-            mode=own_mode,
-            mic_gain=mic if _is_pct(mic) else None,
-            favourite=fav if isinstance(fav, str) else None,
-            order=_number(order),
-        )
-
-
-def _number(value: Any) -> float | None:
-    if type(value) in (int, float) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _is_pct(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= 100
-
-
-def is_old_record(rec: Any) -> bool:
-    """A record that still holds the first schema's loop flag: it is written again."""
-    return isinstance(rec, dict) and "l" in rec
-
-
-def key_for(rel_path: str) -> str:
-    key = PATH_PREFIX + rel_path
-    if len(key.encode("utf-8")) <= MAX_KEY_BYTES:
-        return key
-    return HASH_PREFIX + hashlib.sha1(rel_path.encode("utf-8")).hexdigest()
 
 
 class Prefs:
@@ -126,7 +51,12 @@ class Prefs:
         self._tracker = tracker
         self._on_loaded = on_loaded
         self.prefs: dict[str, SoundPrefs] = {}
-        self._dirty: set[str] = set()
+        self._dirty: set[str] = set()  # folders whose pages are to be written
+        self._pages: dict[str, int] = {}  # folder -> how many of its pages kv may hold
+        self._legacy: dict[str, set[str]] = {}  # folder -> first-schema keys to delete
+        self._from_legacy: set[str] = set()  # sounds read from a first-schema key
+        self._bytes: dict[str, int] = {}  # folder -> what its pages take in kv
+        self._measure: set[str] = set()  # folders whose pages changed since they were measured
         self._writing = 0
         self._flush_at: float | None = None
         self._to_read: list[str] = []
@@ -151,11 +81,21 @@ class Prefs:
         keys: list[str] = outcome.result.keys
         now = outcome.now
         out: list[Effect] = []
-        if SCHEMA_KEY not in keys:
+        legacy = [k for k in keys if k.startswith((PATH_PREFIX, HASH_PREFIX))]
+        if SCHEMA_KEY not in keys or legacy:
             out += self._tracker.request(
                 now, "kv", kv.KvSet, expect=kv.KvWritten, key=SCHEMA_KEY, value=SCHEMA_VERSION
             )
-        self._to_read = [k for k in keys if k.startswith((PATH_PREFIX, HASH_PREFIX))]
+        pages: list[str] = []
+        for key in keys:
+            parsed = parse_page_key(key)
+            if parsed is None:
+                continue
+            pages.append(key)
+            folder, n = parsed
+            if folder is not None:  # so that it is deleted when no longer needed, read or not
+                self._pages[folder] = max(self._pages.get(folder, 0), n + 1)
+        self._to_read = legacy + pages  # popped from the end: pages are read first
         return out + self._read_more(now)
 
     def _read_more(self, now: float) -> list[Effect]:
@@ -168,7 +108,8 @@ class Prefs:
             )
         if not self._reading and not self._to_read and self.loading:
             self.loading, self.loaded = False, True
-            if self._dirty and self._flush_at is None:  # records read in an older shape
+            self._from_legacy.clear()
+            if self._dirty and self._flush_at is None:  # records read in the first schema
                 self._flush_at = now + FLUSH_DELAY_S
                 out.append(Wake(WAKE, self._flush_at))
             out += self._on_loaded(now)
@@ -183,16 +124,36 @@ class Prefs:
 
         return done
 
-    def _adopt(self, key: str, rec: Any) -> None:
+    def _adopt(self, key: str, value: Any) -> None:
+        """A change made while loading wins over what is read; a page over a first-schema key."""
+        parsed = parse_page_key(key)
+        if parsed is not None:
+            page = read_page(parsed[0], value)
+            if page is None:
+                return
+            folder, records = page
+            self._pages[folder] = max(self._pages.get(folder, 0), parsed[1] + 1)
+            self._measure.add(folder)
+            for name, prefs in records.items():
+                rel = rel_of(folder, name)
+                if rel not in self.prefs or rel in self._from_legacy:
+                    self.prefs[rel] = prefs
+                    self._from_legacy.discard(rel)
+            return
         rel = key[len(PATH_PREFIX) :] if key.startswith(PATH_PREFIX) else None
-        if rel is None and isinstance(rec, dict):
-            record: dict[str, Any] = rec  # pyright: ignore[reportUnknownVariableType]
+        if rel is None and isinstance(value, dict):
+            record: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
             path = record.get("p")
             rel = path if isinstance(path, str) else None
-        if rel is not None and rel not in self.prefs:  # a change made while loading wins
-            self.prefs[rel] = SoundPrefs.from_record(rec)
-            if is_old_record(rec):
-                self._dirty.add(rel)
+        if rel is None:
+            return
+        folder = folder_of(rel)[0]
+        self._measure.add(folder)
+        self._legacy.setdefault(folder, set()).add(key)
+        self._dirty.add(folder)
+        if rel not in self.prefs:
+            self.prefs[rel] = SoundPrefs.from_record(value)
+            self._from_legacy.add(rel)
 
     # -- the records ----------------------------------------------------------------------
 
@@ -201,7 +162,9 @@ class Prefs:
 
     def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]:
         self.prefs[rel_path] = replace(self.get(rel_path), **changes)
-        self._dirty.add(rel_path)
+        self._from_legacy.discard(rel_path)
+        self._dirty.add(folder_of(rel_path)[0])
+        self._measure.add(folder_of(rel_path)[0])
         if self._flush_at is None:
             self._flush_at = now + FLUSH_DELAY_S
             return [Wake(WAKE, self._flush_at)]
@@ -209,7 +172,7 @@ class Prefs:
 
     @property
     def pending(self) -> int:
-        """Records changed and not yet answered ``written``."""
+        """Folders changed and writes not yet answered."""
         return len(self._dirty) + self._writing
 
     def on_tick(self, now: float) -> list[Effect]:
@@ -217,47 +180,117 @@ class Prefs:
         return self.flush(now)
 
     def flush(self, now: float) -> list[Effect]:
-        """Write every dirty record now, one key each."""
+        """Write every dirty folder now: its pages (the last first, so that page 0, rewritten
+        last, still holds a record until the page taking it over is written), then delete the
+        pages it no longer needs and, once all is written, its first-schema keys."""
         out: list[Effect] = []
         dirty, self._dirty = self._dirty, set()  # a write refused at once is dirty again
-        for rel in dirty:
-            prefs = self.get(rel)
-            key = key_for(rel)
-            self._writing += 1
-            if prefs.is_default:
-                out += self._tracker.request(
-                    now, "kv", kv.KvDelete, expect=kv.KvDeleted, done=self._wrote(rel), key=key
-                )
-            else:
-                value = prefs.to_record(rel if key.startswith(HASH_PREFIX) else None)
-                out += self._tracker.request(
-                    now, "kv", kv.KvSet, expect=kv.KvWritten, done=self._wrote(rel),
-                    key=key, value=value,
-                )  # fmt: skip
+        if not dirty:
+            return out
+        by_folder: dict[str, dict[str, SoundPrefs]] = {f: {} for f in dirty}
+        for rel, prefs in self.prefs.items():
+            folder, name = folder_of(rel)
+            if folder in by_folder:
+                by_folder[folder][name] = prefs
+        for folder in sorted(dirty):
+            out += self._write_folder(folder, by_folder[folder], now)
         return out
 
-    def _wrote(self, rel: str) -> Callable[[Outcome], list[Effect]]:
+    def _write_folder(
+        self, folder: str, records: dict[str, SoundPrefs], now: float
+    ) -> list[Effect]:
+        pages = pages_for(folder, records)
+        stale = range(len(pages), self._pages.get(folder, 0))
+        self._pages[folder] = max(len(pages), self._pages.get(folder, 0))
+        batch = _Batch(self, folder, len(pages) + len(stale), len(pages))
+        out: list[Effect] = []
+        for n in reversed(range(len(pages))):
+            out += self._send(now, batch, kv.KvSet, kv.KvWritten, key=page_key(folder, n),
+                              value=pages[n])  # fmt: skip
+        for n in stale:
+            out += self._send(now, batch, kv.KvDelete, kv.KvDeleted, key=page_key(folder, n))
+        if not pages and not stale:
+            out += batch.settled(now)  # nothing of it is in kv: only first-schema keys
+        return out
+
+    def _send(self, now: float, batch: _Batch, op: Any, expect: Any, **params: Any) -> list[Effect]:
+        self._writing += 1
+        return self._tracker.request(now, "kv", op, expect=expect, done=batch.done, **params)
+
+    def _wrote(self, outcome: Outcome) -> Log | None:
+        self._writing -= 1
+        if outcome.ok:
+            if isinstance(outcome.result, kv.KvWritten):
+                self.over_quota = outcome.result.over_quota
+            return None
+        return Log(logging.WARNING, f"a preference was not saved ({outcome.code})")
+
+    def _settled(self, folder: str, ok: bool, pages: int, now: float) -> list[Effect]:
+        """A folder's batch answered: on success its first-schema keys go."""
+        if not ok:
+            self._dirty.add(folder)  # not written: it goes with the next flush
+            return []
+        if folder not in self._dirty:  # else a later write settles it
+            self._pages[folder] = pages
+        out: list[Effect] = []
+        for key in sorted(self._legacy.pop(folder, set())):
+            self._writing += 1
+            out += self._tracker.request(
+                now, "kv", kv.KvDelete, expect=kv.KvDeleted, done=self._deleted(folder, key),
+                key=key,
+            )  # fmt: skip
+        return out
+
+    def _deleted(self, folder: str, key: str) -> Callable[[Outcome], list[Effect]]:
         def done(outcome: Outcome) -> list[Effect]:
             self._writing -= 1
             if outcome.ok:
-                self.over_quota = bool(getattr(outcome.result, "over_quota", False))
                 return []
-            self._dirty.add(rel)  # not written: it goes with the next flush
-            return [Log(logging.WARNING, f"a preference was not saved ({outcome.code})")]
+            self._legacy.setdefault(folder, set()).add(key)
+            self._dirty.add(folder)
+            return [Log(logging.WARNING, f"an old preference was not deleted ({outcome.code})")]
 
         return done
 
     def kv_bytes(self) -> int:
-        """What the records take in kv, measured as the host does (docs/protocol-notes.md#r30)."""
-        total = 0
-        for rel, prefs in self.prefs.items():
-            if prefs.is_default:
-                continue
-            key = key_for(rel)
-            rec = prefs.to_record(rel if key.startswith(HASH_PREFIX) else None)
-            total += len(key.encode()) + len(json.dumps(rec, separators=(",", ":")).encode())
-        return total
+        """What the records take in kv, measured as the host does (docs/protocol-notes.md#r30).
+        Only the folders changed since the last call are measured again: the dash-tab asks on
+        every refresh."""
+        if self._measure:
+            changed, self._measure = self._measure, set()
+            for folder in changed:
+                self._bytes[folder] = 0
+            for folder, size in kv_bytes_of(
+                (rel, p) for rel, p in self.prefs.items() if folder_of(rel)[0] in changed
+            ).items():
+                self._bytes[folder] = size
+        return sum(self._bytes.values())
 
     def favourites(self) -> dict[str, str]:
         """slug -> rel path."""
         return {p.favourite: rel for rel, p in self.prefs.items() if p.favourite}
+
+
+class _Batch:
+    """One folder's writes of one flush: settled when every one is answered."""
+
+    def __init__(self, prefs: Prefs, folder: str, requests: int, pages: int) -> None:
+        self._prefs, self._folder, self._left, self._pages = prefs, folder, requests, pages
+        self._ok = True
+        self._logged = False
+
+    def done(self, outcome: Outcome) -> list[Effect]:
+        self._left -= 1
+        out: list[Effect] = []
+        log = self._prefs._wrote(outcome)  # pyright: ignore[reportPrivateUsage]
+        if log is not None:
+            self._ok = False
+            if not self._logged:
+                self._logged = True
+                out.append(log)
+        if self._left == 0:
+            out += self.settled(outcome.now)
+        return out
+
+    def settled(self, now: float) -> list[Effect]:
+        return self._prefs._settled(self._folder, self._ok, self._pages, now)  # pyright: ignore[reportPrivateUsage]

@@ -123,7 +123,7 @@ SCENARIOS: dict[str, Callable[[Driver], None] | None] = {
     ),
     "bus.publish": _press,
     "panel.define": _toast,
-    "kv.delete": lambda d: d.click("dash-tab", "set-sound-gain", "01 Beep.wav", 100),
+    "kv.delete": None,  # the first schema's keys, once the records are written again as a page
     "commands.unregister": lambda d: d.click(
         "dash-tab", "set-sound-favourite", "02 Boop.wav", False
     ),

@@ -1,4 +1,5 @@
-"""Per-sound prefs in kv: compact records, one key each, under quota at 10,000 sounds."""
+"""Per-sound prefs in kv: packed records in a few pages a folder, under quota at 10,000 sounds,
+and boards of the first schema kept."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from cueboard.core.effects import Effect, Reply, Send, Tickets
 from cueboard.core.prefs import FLUSH_DELAY_S, MODES, Prefs, SoundPrefs, key_for
+from cueboard.core.records import read_records
 from cueboard.core.tracker import Tracker
 from vxp.models import kv as kvm
 
@@ -75,10 +77,10 @@ def test_a_stored_loop_flag_reads_as_loop_mode_and_is_written_again_in_the_new_s
     effects = store.load(0.0)
     drive(effects)
     assert store.get("a.wav") == SoundPrefs(gain=70, mode="loop")
-    assert store.pending == 1  # a.wav only: b.wav is already in today's shape
+    assert store.pending == 1  # their folder, written again as a page
     drive(store.on_tick(FLUSH_DELAY_S))
-    assert kv.data["s:a.wav"] == {"g": 70, "m": MODES.index("loop")}
-    assert kv.data["s:b.wav"] == {"g": 50}
+    assert kv.data == {"schema": 2, "d0:": {"a.wav": "1y,3", "b.wav": "1e"}}
+    assert read_records(kv.data) == {"a.wav": store.get("a.wav"), "b.wav": SoundPrefs(gain=50)}
 
 
 def test_ten_thousand_sounds_with_every_setting_stay_under_the_quota() -> None:
@@ -121,15 +123,18 @@ def test_ten_thousand_custom_gains_stay_under_the_quota() -> None:
     assert reloaded.get("Category 3/Some sound name 01500.wav").gain == 1 + 1500 % 99
 
 
-def test_resetting_to_defaults_deletes_the_key_and_hashed_records_reload() -> None:
+def test_resetting_to_defaults_deletes_the_page_and_hashed_folders_reload() -> None:
     kv = DictKv()
     store, drive = _store(kv)
-    long_path = "x" * 300 + ".wav"
+    long_path = "deep/" * 60 + "x" * 200 + ".wav"
     drive(store.update("a.wav", 0.0, gain=50) + store.update(long_path, 0.0, favourite="long"))
     drive(store.flush(0.0))
+    assert "d0:" in kv.data
+    [hashed] = [k for k in kv.data if k.startswith("x0:")]
+    assert len(hashed.encode()) <= 256
     store.update("a.wav", 0.0, gain=100)
     drive(store.flush(0.0))
-    assert "s:a.wav" not in kv.data
+    assert "d0:" not in kv.data
     again, drive = _store(kv)
     drive(again.load(0.0))
     assert again.get(long_path).favourite == "long"
@@ -147,8 +152,8 @@ def test_a_write_that_fails_goes_with_the_next_flush() -> None:
         e for e in store.update("a.wav", 0.0, gain=5) + store.flush(0.0) if isinstance(e, Send)
     ]
     tracker.on_failure(Failure(send.ticket, HostFailure("domain", "value_too_large")), 0.0)
-    assert store.pending == 1 and "s:a.wav" not in kv.data
+    assert store.pending == 1 and "d0:" not in kv.data
     drive(store.flush(1.0))  # the same record, refused a moment ago: not asked again yet
-    assert store.pending == 1 and "s:a.wav" not in kv.data
+    assert store.pending == 1 and "d0:" not in kv.data
     drive(store.flush(GIVE_UP_MEMORY_S))
-    assert kv.data["s:a.wav"] == {"g": 5}
+    assert kv.data["d0:"] == {"a.wav": "5"}

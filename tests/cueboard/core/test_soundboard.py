@@ -9,6 +9,7 @@ from cueboard.core.effects import HostFailure
 from cueboard.core.library import Library, Sound
 from cueboard.core.loading import RETRY_FAILED_AFTER_S
 from cueboard.core.prefs import FLUSH_DELAY_S
+from cueboard.core.records import SoundPrefs, read_records
 from cueboard.core.settings import Settings
 from cueboard.core.soundboard import Playing
 from vxp.models import audio, events
@@ -158,10 +159,10 @@ def test_favourites_bind_a_command_that_plays_and_unbinding_unregisters_it() -> 
     d.click("dash-tab", "set-sound-favourite", "Memes/Vine.wav", False)
     assert [p.name for p in d.host.of("commands.unregister")] == ["fav-vine"]
     d.advance(FLUSH_DELAY_S)
-    assert "s:Memes/Vine.wav" not in d.host.kv
+    assert "Memes/Vine.wav" not in read_records(d.host.kv)
 
 
-def test_prefs_changes_are_written_coalesced_one_key_each() -> None:
+def test_prefs_changes_are_written_coalesced_one_page_a_folder() -> None:
     d = Driver()
     d.connect()
     before = len(d.host.of("kv.set"))
@@ -170,9 +171,10 @@ def test_prefs_changes_are_written_coalesced_one_key_each() -> None:
     d.click("dash-tab", "set-sound-mode", "02 Boop.wav", 4)
     assert len(d.host.of("kv.set")) == before
     d.advance(FLUSH_DELAY_S)
-    assert len(d.host.of("kv.set")) == before + 2
-    assert d.host.kv["s:01 Beep.wav"] == {"g": 30}
-    assert d.host.kv["s:02 Boop.wav"] == {"m": 3}  # loop mode
+    assert len(d.host.of("kv.set")) == before + 1  # both are in the library's top folder
+    stored = read_records(d.host.kv)
+    assert stored["01 Beep.wav"] == SoundPrefs(gain=30)
+    assert stored["02 Boop.wav"] == SoundPrefs(mode="loop")
 
 
 def test_toggle_mic_writes_the_setting_to_kv_and_arms_the_mic() -> None:
@@ -227,7 +229,7 @@ def test_shutting_down_flushes_kv_then_exits_zero() -> None:
     d.connect()
     d.click("dash-tab", "set-sound-gain", "01 Beep.wav", 33)
     d.event(events.ShuttingDown(event="shutting_down"))
-    assert d.host.kv["s:01 Beep.wav"] == {"g": 33}
+    assert read_records(d.host.kv)["01 Beep.wav"] == SoundPrefs(gain=33)
     assert d.exit == 0
 
 

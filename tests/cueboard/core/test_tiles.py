@@ -11,6 +11,7 @@ from cueboard.core.browse import FAVOURITES
 from cueboard.core.commands import MAX_FAVOURITES
 from cueboard.core.names import width
 from cueboard.core.places import TILE_COLUMNS
+from cueboard.core.records import read_records
 from vxp.models import audio
 
 from .fakehost import ROOT, Driver, FakeHost, library
@@ -100,9 +101,10 @@ def test_names_already_given_never_change() -> None:
     d.click("overlay", "set-favourite", "Other/Clap.wav", True)
     d.click("overlay", "set-favourite", "Third/Clap.wav", True)
     d.advance(1.0)
-    assert host.kv["s:Clap.wav"] == {"f": "my-own-clap"}
-    assert host.kv["s:Other/Clap.wav"] == {"f": "clap"}
-    assert host.kv["s:Third/Clap.wav"] == {"f": "clap-2"}
+    stored = read_records(host.kv)
+    assert stored["Clap.wav"].favourite == "my-own-clap"
+    assert stored["Other/Clap.wav"].favourite == "clap"
+    assert stored["Third/Clap.wav"].favourite == "clap-2"
 
 
 @pytest.mark.parametrize(("locale", "words"), [("en-US", "All 16"), ("ja-JP", "16 個")])
