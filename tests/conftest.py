@@ -90,11 +90,17 @@ LEAK_SWEEP = "tests/zz_sweep/test_leak_sweep.py"
 # Folders whose tests share session fixtures worth building once (a wheelhouse and a bundle):
 # one worker runs all of each.
 ONE_WORKER_FOLDERS = ("tests/packaging/",)
+# Long files of independent tests with no module fixture: their tests are handed out one by one,
+# so neither worker waits alone at the end of the run on one of them.
+SPREAD_FILES = ("tests/cueboard/core/test_fault_decisions.py", "tests/bench/test_benches_quick.py")
 
 
 def _scope(nodeid: str) -> str:
-    """What one worker runs together: a file, or a whole folder of ``ONE_WORKER_FOLDERS``."""
+    """What one worker runs together: a file, a test of ``SPREAD_FILES``, or a whole folder of
+    ``ONE_WORKER_FOLDERS``."""
     path = nodeid.split("::", 1)[0]
+    if path in SPREAD_FILES:
+        return nodeid
     return next((folder for folder in ONE_WORKER_FOLDERS if path.startswith(folder)), path)
 
 

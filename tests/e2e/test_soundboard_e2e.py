@@ -124,7 +124,7 @@ def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
             'click dash-tab set-sound-gain ["01 Beep.wav", 55]',
             'click dash-tab set-sound-gain ["02 Boop.wav", 66]',
             'click dash-tab set-sound-mode ["Memes/Vine.wav", 4]',
-            "sleep 1.2",
+            "settle 0.8",  # longer than the batching delay: the pages are written and answered
             'click dash-tab set-sound-gain ["01 Beep.wav", 77]',
             "kill",
             "sleep 0.3",
@@ -246,9 +246,9 @@ def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> 
                 "lifecycle quitting",
                 "settle 0.2",
                 "invoke play-slot-1",
-                "sleep 0.2",
+                "wait-for audio.play 30",
                 "lifecycle detached",
-                "sleep 0.3",
+                "wait-for audio.stop 30",
             ]
         ),
         content=content,
