@@ -3,11 +3,13 @@ one that spins, and one that waits while the process it started spins."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -21,11 +23,14 @@ SPIN = [sys.executable, "-c", "while True: pass"]
 
 @contextmanager
 def _started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen(argv)
+    """A process in a group of its own, killed with everything it started (an orphaned spinner
+    would load the machine for the rest of the suite)."""
+    process = subprocess.Popen(argv, start_new_session=True)
     try:
         yield process
     finally:
-        process.kill()
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
 
 
@@ -51,6 +56,22 @@ def test_a_waiting_process_whose_child_spins_is_busy() -> None:
         children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
         assert _eventually(lambda: children.read_text().strip() != "")
         assert all(busy(parent.pid) for _ in range(50))
+
+
+def test_no_spinner_outlives_its_test() -> None:
+    spin = " ".join(f"'{a}'" for a in SPIN)
+    with _started(["sh", "-c", f"{spin} & wait"]) as parent:
+        children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+        assert _eventually(lambda: children.read_text().strip() != "")
+        child = int(children.read_text().split()[0])
+    assert _eventually(lambda: not Path(f"/proc/{child}").exists() or _zombie(child))
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except (FileNotFoundError, IndexError):
+        return True
 
 
 def test_a_process_that_is_gone_is_not_busy() -> None:
