@@ -60,11 +60,13 @@ lint: venv
 	$(VENV)/bin/pyright -p pyproject.toml
 	$(VENV)/bin/lint-imports
 
-# The suite on both cores (pytest-xdist; a file's tests stay on one worker, so a module's fixture
-# is built once), then the leak sweep as a run of its own over every worker's share: both runs
-# get the same ledger folder (tests/leaks.py). The sweep runs even when the suite failed; the
-# run's folders are removed when both passed, and kept (and named) otherwise.
-PYTEST_SUITE := -q -n 2 --dist loadfile --durations=15
+# The suite on pytest-xdist workers, one more than the cores: the end-to-end tests spend much of
+# their time waiting for the processes they start. A file's tests stay on one worker, so a
+# module's fixture is built once. Then the leak sweep, as a run of its own over every worker's
+# share: both runs get the same ledger folder (tests/leaks.py). The sweep runs even when the
+# suite failed; the run's folders are removed when both passed, and kept (and named) otherwise.
+WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
 test: venv sysdeps lint
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
 	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
