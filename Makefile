@@ -58,7 +58,7 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pyright -p pyproject.toml
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports --no-logo
 
 # The suite on pytest-xdist workers, one more than the cores: the end-to-end tests spend much of
 # their time waiting for the processes they start. A file's tests stay on one worker, so a
