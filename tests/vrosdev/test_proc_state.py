@@ -50,20 +50,24 @@ def test_a_waiting_process_is_not_busy_and_a_spinning_one_always_is() -> None:
         assert all(busy(spinning.pid) for _ in range(50))
 
 
-def test_a_waiting_process_whose_child_spins_is_busy() -> None:
+@contextmanager
+def _waiting_on_a_spinner() -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A shell that waits while the child it started spins: (the shell, the child's pid)."""
     spin = " ".join(f"'{a}'" for a in SPIN)
     with _started(["sh", "-c", f"{spin} & wait"]) as parent:
         children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
         assert _eventually(lambda: children.read_text().strip() != "")
+        yield parent, int(children.read_text().split()[0])
+
+
+def test_a_waiting_process_whose_child_spins_is_busy() -> None:
+    with _waiting_on_a_spinner() as (parent, _):
         assert all(busy(parent.pid) for _ in range(50))
 
 
 def test_no_spinner_outlives_its_test() -> None:
-    spin = " ".join(f"'{a}'" for a in SPIN)
-    with _started(["sh", "-c", f"{spin} & wait"]) as parent:
-        children = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
-        assert _eventually(lambda: children.read_text().strip() != "")
-        child = int(children.read_text().split()[0])
+    with _waiting_on_a_spinner() as (_, child):
+        pass
     assert _eventually(lambda: not Path(f"/proc/{child}").exists() or _zombie(child))
 
 

@@ -45,6 +45,7 @@ from .matrix_session import (
     pairs,
     session,
 )
+from .send_log import asked, busiest, by_itself
 
 HEALTHY = healthy()
 PAIRS = pairs(HEALTHY.host.sent)
@@ -55,27 +56,6 @@ def _identity(send: Send) -> str:
     params: Any = send.params
     body = params.params_json if hasattr(params, "params_json") else params.model_dump_json()
     return f"{send.kind} {body if isinstance(body, str) else body.decode()}"
-
-
-def _busiest(times: list[float], window: float = WINDOW_S) -> int:
-    counts = [sum(1 for t in times[i:] if t - start <= window) for i, start in enumerate(times)]
-    return max(counts, default=0)
-
-
-def _asked(sent: list[tuple[float, Send]]) -> list[tuple[float, Send]]:
-    """A person's requests: the first send of each ticket the user asked for."""
-    seen: set[int] = set()
-    out: list[tuple[float, Send]] = []
-    for t, s in sent:
-        if s.user_asked and s.ticket not in seen:
-            out.append((t, s))
-        seen.add(s.ticket)
-    return out
-
-
-def _by_itself(sent: list[tuple[float, Send]]) -> list[tuple[float, Send]]:
-    asked = {(t, s.ticket) for t, s in _asked(sent)}
-    return [(t, s) for t, s in sent if (t, s.ticket) not in asked]
 
 
 def _rule(kind: str, fault: HostFailure | Any) -> Rule:
@@ -170,14 +150,14 @@ def test_every_cell_gets_its_rows_decision_without_a_crash_or_a_storm(
     counts = Counter(_identity(s) for _, s in sends)
     worst = max((n - healthy_counts[key], key) for key, n in counts.items())
     assert worst[0] <= MAX_RETRIES, worst
-    own = _by_itself(host.sent_at)
+    own = by_itself(host.sent_at)
     in_window = sum(1 for t, s in own if s.kind == kind and start <= t <= start + WINDOW_S)
-    busiest = _busiest([t for t, s in _by_itself(HEALTHY.host.sent_at) if s.kind == kind])
-    assert in_window <= busiest + EXTRA_REQUESTS
-    asked: dict[str, list[float]] = {}
-    for t, s in _asked(host.sent_at):
-        asked.setdefault(_identity(s), []).append(t)
-    assert all(_busiest(times, 1.0) <= PRESSES_PER_S for times in asked.values())
+    healthy = busiest([t for t, s in by_itself(HEALTHY.host.sent_at) if s.kind == kind], WINDOW_S)
+    assert in_window <= healthy + EXTRA_REQUESTS
+    presses: dict[str, list[float]] = {}
+    for t, s in asked(host.sent_at):
+        presses.setdefault(_identity(s), []).append(t)
+    assert all(busiest(times, 1.0) <= PRESSES_PER_S for times in presses.values())
 
     # The row's decision for the first faulted request: retried after a bounded backoff, or
     # never sent again.

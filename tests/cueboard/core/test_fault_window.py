@@ -26,6 +26,7 @@ from vxp.models import events
 from vxp.models.handshake import Granted
 
 from .fakehost import Driver, FakeHost, library
+from .send_log import asked, busiest, by_itself
 
 WINDOW_S = 3.0
 EXTRA_REQUESTS = 10
@@ -78,28 +79,6 @@ def _run(window: tuple[str, HostFailure] | None) -> tuple[Driver, float]:
     pressed_at = d.now
     d.invoke("play-slot-1", settle=0.5)
     return d, pressed_at
-
-
-def _busiest(times: list[float], window: float = WINDOW_S) -> int:
-    counts = [sum(1 for t in times[i:] if t - start <= window) for i, start in enumerate(times)]
-    return max(counts, default=0)
-
-
-def _asked(sent: list[tuple[float, Send]]) -> list[tuple[float, Send]]:
-    """A person's requests: the first send of each ticket the user asked for."""
-    seen: set[int] = set()
-    out: list[tuple[float, Send]] = []
-    for t, s in sent:
-        if s.user_asked and s.ticket not in seen:
-            out.append((t, s))
-        seen.add(s.ticket)
-    return out
-
-
-def _by_itself(sent: list[tuple[float, Send]]) -> list[tuple[float, Send]]:
-    """What the extension sends by itself: plans, and every retry (a person's too)."""
-    asked = {(t, s.ticket) for t, s in _asked(sent)}
-    return [(t, s) for t, s in sent if (t, s.ticket) not in asked]
 
 
 def _told(d: Driver, start: float, end: float) -> bool:
@@ -160,14 +139,14 @@ def test_a_kind_failing_for_three_seconds_is_retried_boundedly_and_recovers(
     worst = max((n - healthy[key], key) for key, n in faulted.items())
     assert worst[0] <= MAX_RETRIES, worst
 
-    own = _by_itself(host.sent_at)
+    own = by_itself(host.sent_at)
     in_window = sum(1 for t, s in own if s.kind == kind and start <= t <= start + WINDOW_S)
-    bound = _busiest([t for t, s in _by_itself(HEALTHY) if s.kind == kind]) + EXTRA_REQUESTS
+    bound = busiest([t for t, s in by_itself(HEALTHY) if s.kind == kind], WINDOW_S) + EXTRA_REQUESTS
     assert in_window <= bound
-    asked: dict[str, list[float]] = {}
-    for t, s in _asked(host.sent_at):
-        asked.setdefault(_identity(s), []).append(t)
-    assert all(_busiest(times, 1.0) <= PRESSES_PER_S for times in asked.values())
+    presses: dict[str, list[float]] = {}
+    for t, s in asked(host.sent_at):
+        presses.setdefault(_identity(s), []).append(t)
+    assert all(busiest(times, 1.0) <= PRESSES_PER_S for times in presses.values())
 
     assert not host.named_unput, "props named an asset key before its put answered ok"
     played = [s for t, s in host.sent_at if t >= pressed_at and s.kind == "audio.play"]
