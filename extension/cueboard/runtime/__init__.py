@@ -52,18 +52,14 @@ def _toast_source() -> str:
 def _build_shell() -> Shell:
     """The core and its shell, built once for every connection to come.
 
-    Imported here, after the welcome: the core's imports are most of Cueboard's start-up. The
-    cyclic garbage collector is off meanwhile (the imports make tens of thousands of objects
-    that live as long as the process, and it would walk them again and again), and what they
-    made is then frozen out of its later passes (``gc.freeze``), so no collection on the way
-    to the first page, or behind a press, walks the modules.
+    Imported here, after the welcome: the core's imports are most of Cueboard's start-up, and
+    they live as long as the process (``lasting_imports``).
     """
-    import gc
     import random
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    from cueboard.workers.lasting import lasting_imports
+
+    with lasting_imports():
         from cueboard.core.app import CueboardCore
 
         from .shell import Shell
@@ -72,10 +68,6 @@ def _build_shell() -> Shell:
             rng=random.Random(), data_home=data_home(), toast_source=_toast_source()
         )
         return Shell(core)
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 async def run() -> int:

@@ -12,7 +12,6 @@ still gets any core nothing else wants.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from cueboard.core.asset_table import AssetRef
 from vxp.prepared import prepare
+
+from .lasting import lasting_imports
 
 if TYPE_CHECKING:
     from cueboard.core.inputs import Decoded, Put
@@ -67,22 +68,14 @@ def decode_in_worker(path: str) -> Decoded | str:
 
 def warm_decoder() -> None:
     """In a worker process: import what decoding needs, the put's model included, so no icon
-    pays for it (at the workers' priority). As in the extension's own start
-    (``cueboard.runtime``), the garbage collector is off for these imports and what they made
-    is frozen out of its later passes: it lives as long as the worker."""
+    pays for it (at the workers' priority); what they make lives as long as the worker."""
     lower_priority()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with lasting_imports():
         from cueboard.workers.thumbnails.warm import warm_up
         from vxp.models.assets import AssetPut
 
         warm_up()
         AssetPut.model_rebuild()
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 def _put(params: Mapping[str, Any]) -> Put:
