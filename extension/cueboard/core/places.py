@@ -31,7 +31,6 @@ __all__ = [
     "folder_rows",
     "header",
     "mode_legend",
-    "place_line",
     "playing_name",
     "sound_folder_name",
     "tile_name",
@@ -120,23 +119,17 @@ def counter(cat: Catalog, view: View) -> str:
     return cat.t("grid.page_counter", page=view.page + 1, pages=view.pages)
 
 
-def header(cat: Catalog, view: View, shelf: Shelf) -> str:
+def header(cat: Catalog, view: View, shelf: Shelf, columns: int | None = None) -> str:
     """The title and the counter on one line ("Memes · 2 / 3"), for a panel with no room of
-    its own for the counter."""
-    text = title(cat, view, shelf)
-    if view.pages > 1:
-        text = cat.t("grid.page_of", name=text, page=view.page + 1, pages=view.pages)
-    return text
-
-
-def place_line(cat: Catalog, view: View, shelf: Shelf) -> str:
-    """The place toast's one line: the header with its title shortened in the middle, so that
-    the counter after a long folder name stays whole on the toast's single line."""
+    its own for the counter. With ``columns``, the title is shortened in the middle so that the
+    line fits them and the counter after a long folder name stays whole (the place toast)."""
+    name = title(cat, view, shelf)
     count = counter(cat, view)
+    if columns is not None:
+        room = max(columns - len(count) - 3, 4) if count else columns
+        name = shorten(name, room, 1)
     if not count:
-        return playing_name(title(cat, view, shelf))
-    room = max(PLAYING_COLUMNS - len(count) - 3, 4)
-    name = shorten(title(cat, view, shelf), room, 1)
+        return name
     return cat.t("grid.page_of", name=name, page=view.page + 1, pages=view.pages)
 
 

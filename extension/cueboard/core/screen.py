@@ -23,7 +23,7 @@ from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import channels_text
-from .places import place_line, playing_name
+from .places import PLAYING_COLUMNS, header, playing_name
 from .props import PropsModel
 from .search import PAGE_SIZE
 from .soundboard import EMPTY_SLOT
@@ -204,7 +204,7 @@ class Screen:
             return []
         board = self._board
         view = board.browser.view(board.shelf)
-        name, line = place_line(cat, view, board.shelf), ""
+        name, line = header(cat, view, board.shelf, PLAYING_COLUMNS), ""
         if note is not None:
             name = cat.t(note)
         elif view.folder is not None:
