@@ -323,6 +323,8 @@ class CueboardCore:
         link.bus = tuple(granted.bus)
         link.content_root = c.welcome.content_root
         self.board.audio_granted = granted.audio
+        if c.unix_s is not None:
+            self.board.history.set_wall_clock(c.unix_s, now)
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
         self.toast.connected()
         if self.board.status is not None and self.board.status.key == "status.reconnecting":

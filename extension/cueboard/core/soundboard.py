@@ -30,8 +30,9 @@ from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
 from .pacing import Pacer
+from .played import PlayHistory
 from .policy import Action, load_verdict
-from .prefs import Prefs
+from .prefs import Prefs, SoundPrefs
 from .reasons import load_failed
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
@@ -66,6 +67,8 @@ class Soundboard:
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self._plays: dict[Hashable, Prepared] = {}
         self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
+        self.history = PlayHistory(prefs.prefs)  # counts, Recent and Most played
+        prefs.counts_changed = self._counts_changed
 
     # -- library --------------------------------------------------------------------------
 
@@ -93,6 +96,7 @@ class Soundboard:
         self.library = library
         self.shelf = Shelf(library, self.order_of)
         self.shelf.set_favourites(self.prefs.favourites().values())
+        self.shelf.set_played(self.history.recent, self.history.most)
         self.changed = True
         return changed
 
@@ -160,9 +164,18 @@ class Soundboard:
         return sounds.index(rel), len(sounds)
 
     def prefs_loaded(self) -> None:
-        """The stored order and favourites arrived after the scan: place the folders again."""
+        """The stored order, favourites and counts arrived after the scan: place the folders
+        again."""
+        self.history.rebuild()
         self.shelf = Shelf(self.library, self.order_of)
+        self.shelf.set_played(self.history.recent, self.history.most)
         self.favourites_changed()
+
+    def _counts_changed(self, rel: str, before: SoundPrefs) -> None:
+        """Recent and Most played follow every change of a count (a play, a reset, a restore)."""
+        self.history.changed(rel, before)
+        self.shelf.set_played(self.history.recent, self.history.most)
+        self.changed = True
 
     def favourites_changed(self) -> None:
         """The favourites' folder follows the preferences."""
@@ -335,7 +348,9 @@ class Soundboard:
         self.published.append(("played", _echo({"name": st.sound.name, "path": rel}, request_id)))
         self.changed = True
         gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
-        return [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")]
+        self.history.playing(rel)  # counted here, where the host confirmed a play: not a preview
+        counted = self.prefs.update(rel, now, **self.history.counted(rel, now))
+        return [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}"), *counted]
 
     def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
         st = self.states.get(rel)
