@@ -23,7 +23,9 @@ def _setting(d: Driver, key: str, value: Any) -> None:
 
 
 def _own(d: Driver, rel: str, **changes: Any) -> None:
-    d.core.prefs.update(rel, d.now, **changes)
+    """Through the bus API's cmd.set, as another extension (or the editor) would."""
+    topic = "ext.com.cueboard.soundboard.cmd.set"
+    d.event(events.BusMessage(event="bus", topic=topic, payload={"path": rel, **changes}))
 
 
 def test_only_me_sends_no_mic_target_at_all_and_only_mic_no_soundboard_target() -> None:
@@ -82,3 +84,54 @@ def test_the_refusal_is_worded_in_both_languages() -> None:
     for locale in ("en-US", "ja-JP"):
         text = load_catalog(locale).t(MIC_ONLY_OFF, name="Airhorn")
         assert "Airhorn" in text and MIC_ONLY_OFF not in text
+
+
+# -- the marks: a tile, a now-playing row and the toast say where a sound plays ---------------
+
+
+def _overlay(d: Driver, name: str) -> Any:
+    d.advance(0.1)  # the views' refresh
+    return d.core.props.desired("overlay")[name]["v"]
+
+
+def _tile_marks(d: Driver) -> dict[str, int]:
+    return {row[0]["v"]: row[9]["v"] for row in _overlay(d, "slots")}
+
+
+def test_a_tile_marks_only_me_only_mic_and_a_mic_only_sound_that_cannot_play() -> None:
+    d = Driver()
+    d.connect()
+    _own(d, "01 Beep.wav", targets="me")
+    _own(d, "02 Boop.wav", targets="mic")
+    assert _tile_marks(d) == {"01 Beep.wav": 1, "02 Boop.wav": 2}
+    _setting(d, "mic_enabled", False)
+    assert _tile_marks(d) == {"01 Beep.wav": 1, "02 Boop.wav": 3}  # it cannot play now
+    labels = {k: _overlay(d, k) for k in ("label-only-me", "label-only-mic", "label-mic-off")}
+    assert labels == {
+        "label-only-me": "Only me",
+        "label-only-mic": "Only mic",
+        "label-mic-off": "Mic is off",
+    }
+
+
+def test_the_now_playing_row_and_the_toast_name_the_target() -> None:
+    d = Driver()
+    d.connect()
+    _own(d, "01 Beep.wav", targets="mic")
+    _own(d, "02 Boop.wav", targets="me")
+    d.invoke("play-slot-1")
+    d.invoke("play-slot-2")
+    rows = {row[0]["v"]: (row[2]["v"], row[6]["v"]) for row in _overlay(d, "playing")}
+    assert rows == {
+        "01 Beep.wav": ("Only mic · Mic 40%", 2),
+        "02 Boop.wav": ("Only me · Soundboard 80%", 1),
+    }
+
+
+def test_a_sound_for_both_with_the_mic_off_is_not_marked_only_me() -> None:
+    d = Driver()
+    d.connect()
+    _setting(d, "mic_enabled", False)
+    d.invoke("play-slot-1")
+    rows = [(row[2]["v"], row[6]["v"]) for row in _overlay(d, "playing")]
+    assert rows == [("Soundboard 80%", 0)]
