@@ -23,7 +23,7 @@ from vxp.limits import (
 from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
-from .overlay import Tile, format_duration, grid_values, played_mark, played_text, target_mark
+from .overlay import Tile, channels_text, format_duration, grid_values, played_mark, target_mark
 from .places import (
     mode_legend,
     place_values,
@@ -202,7 +202,7 @@ def playing_rows(
             (
                 rel,
                 playing_name(st.sound.name if st else rel),
-                played_text(cat, p.channels, own),
+                channels_text(cat, dict(p.channels).get("soundboard"), dict(p.channels).get("mic")),
                 p.looping,
                 elapsed,
                 remaining,

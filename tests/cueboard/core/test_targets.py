@@ -9,8 +9,9 @@ from typing import Any
 
 from cueboard.core.soundboard import MIC_ONLY_OFF
 from vxp.models import audio, events
+from vxp.models.handshake import Granted
 
-from .fakehost import Driver
+from .fakehost import Driver, FakeHost
 
 
 def _targets(d: Driver) -> list[list[tuple[str, int]]]:
@@ -115,17 +116,21 @@ def test_a_tile_marks_only_me_only_mic_and_a_mic_only_sound_that_cannot_play() -
 
 
 def test_the_now_playing_row_and_the_toast_name_the_target() -> None:
-    d = Driver()
+    d = Driver(FakeHost(granted=Granted(audio=True, overlays=True, bus=["vr.lifecycle"])))
+    d.core.toast.source = "export component NowPlaying {}"
     d.connect()
+    _setting(d, "now_playing_toast", True)
     _own(d, "01 Beep.wav", targets="mic")
     _own(d, "02 Boop.wav", targets="me")
     d.invoke("play-slot-1")
     d.invoke("play-slot-2")
     rows = {row[0]["v"]: (row[2]["v"], row[6]["v"]) for row in _overlay(d, "playing")}
-    assert rows == {
-        "01 Beep.wav": ("Only mic · Mic 40%", 2),
-        "02 Boop.wav": ("Only me · Soundboard 80%", 1),
+    assert rows == {  # the row's mark says which in words: its gains line need not
+        "01 Beep.wav": ("Mic 40%", 2),
+        "02 Boop.wav": ("Soundboard 80%", 1),
     }
+    toast = d.core.props.desired("now-playing")["channels-text"]["v"]
+    assert toast == "Only me · Soundboard 80%"  # the toast has no mark: it says it
 
 
 def test_a_sound_for_both_with_the_mic_off_is_not_marked_only_me() -> None:
