@@ -130,6 +130,11 @@ class Renders:
             self.ready[item.rel] = (item.edit, item.fingerprint, item.path)
         return True
 
+    def played(self, rel: str, edit: Edit | None) -> list[TouchRender]:
+        """A play of the sound: its rendered file, if it played one, is the last to evict."""
+        known = self.ready.get(rel)
+        return [] if known is None or edit is None else [TouchRender(known[2])]
+
     def reset(self, rel: str) -> list[DropRenders]:
         """The sound plays whole again: its renders go."""
         self.asked.pop(rel, None)
