@@ -35,7 +35,7 @@ SEAM_MS = 20
 MAX_RENDER_BYTES = MAX_SOUND_BYTES
 MAX_RENDER_S = 30 * 60
 BLOCK_FRAMES = 65_536
-_LOSSLESS_16 = {"PCM_16", "PCM_S8", "PCM_U8", "ULAW", "ALAW", "IMA_ADPCM", "MS_ADPCM", "GSM610"}
+_DEEP = {"PCM_24", "PCM_32", "FLOAT", "DOUBLE"}  # kept at 24 bits; the rest (lossy too) at 16
 
 
 def render_in_worker(source: str, dest: str, edit: Edit) -> str | None:
@@ -63,7 +63,7 @@ def render_file(source: str, dest: str, edit: Edit) -> str | None:
             seam = min(_frames(SEAM_MS, rate), length // 4) if edit.loop else 0
             if (length - seam) > MAX_RENDER_S * rate:
                 return "too_long"
-            subtype = "PCM_16" if src.subtype in _LOSSLESS_16 else "PCM_24"
+            subtype = "PCM_24" if src.subtype in _DEEP else "PCM_16"
             with soundfile.SoundFile(
                 part, "w", samplerate=rate, channels=channels, format="FLAC", subtype=subtype
             ) as out:
