@@ -119,3 +119,20 @@ def test_not_audio_is_unreadable_and_leaves_nothing(tmp_path: Path) -> None:
     dest = tmp_path / "out.flac"
     assert render_file(str(tmp_path / "a.wav"), str(dest), Edit(start_ms=1)) == "unreadable"
     assert list(tmp_path.iterdir()) == [tmp_path / "a.wav"]
+
+
+def test_a_render_past_audio_loads_limits_is_refused_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AUD-15, AUD-16: what the host would refuse is not written (limits made small here)."""
+    from cueboard.workers import render_job
+
+    _noise(tmp_path / "a.wav", 1.0)
+    dest = tmp_path / "out.flac"
+    monkeypatch.setattr(render_job, "MAX_RENDER_S", 0.5)
+    assert render_file(str(tmp_path / "a.wav"), str(dest), Edit(start_ms=100)) == "too_long"
+    assert render_file(str(tmp_path / "a.wav"), str(dest), Edit(start_ms=600)) is None
+    dest.unlink()
+    monkeypatch.setattr(render_job, "MAX_RENDER_BYTES", 1000)
+    assert render_file(str(tmp_path / "a.wav"), str(dest), Edit(start_ms=600)) == "too_large"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.wav"]

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from cueboard.core.library import Library
 from cueboard.core.loading import RENDER_WAIT_S
+from cueboard.core.records import SoundPrefs, page_key, pages_for
 from cueboard.core.render import DropRenders, Edit, TouchRender
 from vxp.models import audio
 
@@ -117,3 +118,21 @@ def test_a_source_changed_on_disk_is_rendered_again() -> None:
     d.advance(1.0)
     assert [j.fingerprint for j in d.renders] == [(1000, 1), (1000, 2)]
     assert _loads(d)[-1] == str(rendered(d.renders[-1]).path)
+
+
+def test_a_sound_whose_edit_is_read_from_kv_is_never_loaded_whole() -> None:
+    """The scan waits for the stored records: the first load of an edited sound is its
+    render."""
+    d = Driver()
+    d.host.kv.update(
+        {"schema": 2, **{page_key("", n): p for n, p in enumerate(_pages(trim_start_ms=50))}}
+    )
+    d.connect()
+    beep_loads = [p for p in _loads(d) if "Beep" in p]
+    assert beep_loads == [str(rendered(d.renders[-1]).path)]
+    d.invoke("play-slot-1")
+    assert len(d.host.of("audio.play")) == 1
+
+
+def _pages(**edit: int) -> list[dict[str, str]]:
+    return pages_for("", {BEEP: SoundPrefs(**edit)})
