@@ -265,8 +265,12 @@ def edit_changed(board: Board, rel: str, now: float, *, drop: bool = True) -> li
     st = board.states.get(rel)
     edit = edit_of(board.prefs.get(rel))
     out: list[Effect] = list(board.renders.reset(rel)) if edit is None and drop else []
-    if st is None or st.edit == edit or st.status not in ("rendering", "loading", "loaded"):
-        return out
+    if (
+        st is None
+        or st.edit == edit
+        or st.status not in ("rendering", "loading", "loaded", "failed")
+    ):
+        return out  # a failed render (an empty trim, say) is tried again as edited now
     if st.sound_id is not None:
         board.by_id.pop(st.sound_id, None)
     st.status, st.sound_id, st.code, st.edit = "idle", None, None, None

@@ -148,11 +148,13 @@ def _entries(folder: Path) -> list[tuple[Path, int, int]]:
 
 
 def _drop(folder: Path, rel: str, keep: Path | None) -> None:
-    """Remove the sound's rendered files but ``keep``."""
+    """Remove the sound's rendered files but ``keep``, and any part of one a render cut off."""
     prefix = sound_key(rel) + "-"
     for path, _, _ in _entries(folder):
         if path.name.startswith(prefix) and path != keep:
             path.unlink(missing_ok=True)
+    for part in folder.glob(f"{prefix}*{SUFFIX}.part"):
+        part.unlink(missing_ok=True)
 
 
 def _tidy(folder: Path, rel: str, dest: Path, bound: int) -> None:

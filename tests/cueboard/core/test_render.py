@@ -136,3 +136,14 @@ def test_a_sound_whose_edit_is_read_from_kv_is_never_loaded_whole() -> None:
 
 def _pages(**edit: int) -> list[dict[str, str]]:
     return pages_for("", {BEEP: SoundPrefs(**edit)})
+
+
+def test_an_edit_that_failed_to_render_is_rendered_again_once_changed() -> None:
+    d = _driver(hold=True)
+    _edited(d, trim_start_ms=9000)
+    d.feed(rendered(d.renders[-1], "empty"))
+    _edited(d, trim_start_ms=100)  # fixed at once: no wait for the failure to age
+    assert d.renders[-1].edit.start_ms == 100
+    d.feed(rendered(d.renders[-1]))
+    d.invoke("play-slot-1")
+    assert len(d.host.of("audio.play")) == 1

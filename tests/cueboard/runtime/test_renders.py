@@ -116,3 +116,13 @@ def test_the_render_runs_in_a_worker_process(tmp_path: Path) -> None:
     report = c.render("a.wav", _sound(tmp_path / "a.wav", 0.5, 1), Edit(fade_out_ms=100))
     assert report.path is not None and report.path.exists()
     assert c.cache.in_process
+
+
+def test_a_part_a_cut_off_render_left_goes_with_the_next_render(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    part = folder / f"{sound_key('a.wav')}-1-2-abc-0-e-0-0-o.flac.part"
+    part.write_bytes(b"cut off")
+    c = _Cache(folder)
+    assert c.render("a.wav", _sound(tmp_path / "a.wav", 0.5, 1), Edit(start_ms=1)).path
+    assert not part.exists()
