@@ -24,6 +24,7 @@ from cueboard.core.contract import StatusLevel
 
 from .inputs import Failure, FailureKind, HostFailure, Reply, Tick
 from .link_import import CancelFetch, DiscardSound, FetchSound
+from .render import DropRenders, RenderSound, TouchRender
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -35,6 +36,7 @@ __all__ = [
     "CountTasks",
     "DecodeIcons",
     "DiscardSound",
+    "DropRenders",
     "Effect",
     "Exit",
     "Failure",
@@ -45,11 +47,13 @@ __all__ = [
     "Log",
     "Notice",
     "ReadFile",
+    "RenderSound",
     "Reply",
     "Scan",
     "Send",
     "Tick",
     "Tickets",
+    "TouchRender",
     "Wake",
     "Watch",
     "WriteFile",
@@ -216,6 +220,9 @@ type Effect = (
     | DiscardSound
     | WriteFile
     | ReadFile
+    | RenderSound
+    | DropRenders
+    | TouchRender
     | Exit
 )
 """Everything the core asks of the world. The runtime and the in-memory host match it

@@ -42,6 +42,9 @@ SCHEMA_VERSION = 2
 FLUSH_DELAY_S = 0.5
 LOAD_WINDOW = 16  # kv gets in flight at once while loading
 WAKE = "prefs.flush"
+RENDERED = ("trim_start_ms", "trim_end_ms", "fade_in_ms", "fade_out_ms", "mode")
+"""The fields a sound's rendered file depends on (core/render.py); the mode last."""
+DEFAULTS = SoundPrefs()
 
 
 class Prefs:
@@ -66,6 +69,8 @@ class Prefs:
         self.over_quota = False
         # Told when a record's play count or last-played time changed, with the record before.
         self.counts_changed: Callable[[str, SoundPrefs], None] | None = None
+        # Told when a field the rendered file depends on changes: it renders and loads again.
+        self.edited: Callable[[str, float], list[Effect]] | None = None
 
     # -- reading --------------------------------------------------------------------------
 
@@ -114,7 +119,7 @@ class Prefs:
             if self._dirty and self._flush_at is None:  # records read in the first schema
                 self._flush_at = now + FLUSH_DELAY_S
                 out.append(Wake(WAKE, self._flush_at))
-            out += self._on_loaded(now)
+            out += self._edits_read(now) + self._on_loaded(now)
         return out
 
     def _got(self, key: str) -> Callable[[Outcome], list[Effect]]:
@@ -157,6 +162,16 @@ class Prefs:
             self.prefs[rel] = SoundPrefs.from_record(value)
             self._from_legacy.add(rel)
 
+    def _edits_read(self, now: float) -> list[Effect]:
+        """A sound loaded before its edit was read is loaded again as edited."""
+        if self.edited is None:
+            return []
+        out: list[Effect] = []
+        for rel, prefs in self.prefs.items():
+            if any(getattr(prefs, name) != getattr(DEFAULTS, name) for name in RENDERED[:-1]):
+                out += self.edited(rel, now)
+        return out
+
     # -- the records ----------------------------------------------------------------------
 
     def get(self, rel_path: str) -> SoundPrefs:
@@ -164,16 +179,21 @@ class Prefs:
 
     def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]:
         before = self.get(rel_path)
-        self.prefs[rel_path] = replace(before, **changes)
+        self.prefs[rel_path] = after = replace(before, **changes)
         if self.counts_changed is not None and ("plays" in changes or "last_played" in changes):
             self.counts_changed(rel_path, before)
         self._from_legacy.discard(rel_path)
         self._dirty.add(folder_of(rel_path)[0])
         self._measure.add(folder_of(rel_path)[0])
+        out: list[Effect] = []
         if self._flush_at is None:
             self._flush_at = now + FLUSH_DELAY_S
-            return [Wake(WAKE, self._flush_at)]
-        return []
+            out.append(Wake(WAKE, self._flush_at))
+        if self.edited is not None and any(
+            getattr(before, name) != getattr(after, name) for name in RENDERED
+        ):
+            out += self.edited(rel_path, now)
+        return out
 
     @property
     def pending(self) -> int:

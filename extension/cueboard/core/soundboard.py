@@ -34,6 +34,7 @@ from .played import PlayHistory
 from .policy import Action, load_verdict
 from .prefs import Prefs, SoundPrefs
 from .reasons import load_failed
+from .render import Renders
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
@@ -69,6 +70,7 @@ class Soundboard:
         self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
         self.history = PlayHistory(prefs.prefs)  # counts, Recent and Most played
         prefs.counts_changed = self._counts_changed
+        self.renders = Renders()  # which rendered file stands for an edited sound
 
     # -- library --------------------------------------------------------------------------
 
@@ -111,8 +113,9 @@ class Soundboard:
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
         self.early.clear()
+        self.renders.connection_lost()
         for st in self.states.values():
-            if st.status == "loading":
+            if st.status in ("loading", "rendering"):
                 st.status, st.sound_id = "idle", None
         self.playing.clear()
 
@@ -266,9 +269,7 @@ class Soundboard:
         st.press_at = now
         st.press_options = once
         self.changed = True
-        if st.status != "loading":
-            return self.ensure_loaded(rel, now, pressed=True)
-        return []
+        return loading.load_for_press(self, st, now)
 
     def paced(self, wake_key: str, now: float) -> list[Effect]:
         """The press that waited for its sound's pace, now."""
@@ -348,9 +349,10 @@ class Soundboard:
         self.published.append(("played", _echo({"name": st.sound.name, "path": rel}, request_id)))
         self.changed = True
         gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
+        said = Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")
         self.history.playing(rel)  # counted here, where the host confirmed a play: not a preview
         counted = self.prefs.update(rel, now, **self.history.counted(rel, now))
-        return [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}"), *counted]
+        return [said, *self.renders.played(rel, st.edit), *counted]  # the cache evicts it last
 
     def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
         st = self.states.get(rel)
