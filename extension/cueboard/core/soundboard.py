@@ -35,6 +35,7 @@ from .policy import Action, load_verdict
 from .prefs import Prefs, SoundPrefs
 from .reasons import load_failed
 from .render import Renders
+from .routing import mic_off, mic_off_notice, targets_for
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
@@ -42,7 +43,6 @@ __all__ = ["EMPTY_SLOT", "MODE_OF_OVERLAP", "Playing", "PressOptions", "SoundSta
 
 PLAYS_KEPT = 256
 EMPTY_SLOT = "status.empty_slot"  # a press on nothing: said briefly, then cleared
-MIC_ONLY_OFF = "status.mic_only_off"  # a mic-only sound pressed while the mic is off
 
 MODE_OF_OVERLAP = {"overlap": "mix", "toggle": "toggle", "stop_others": "stop_others"}
 
@@ -212,31 +212,8 @@ class Soundboard:
         return own if own is not None else MODE_OF_OVERLAP.get(self.settings.overlap, "mix")
 
     def targets(self, rel: str, once: PressOptions | None = None) -> Targets:
-        """Each channel at its global gain x the sound's own gain for it (0-100 ints), where the
-        sound's own targets send it: both, the soundboard channel alone ("me": no mic target at
-        all, not a mic at gain 0) or the mic alone; the mic only while it is enabled. Empty for
-        a mic-only sound while the mic is off (:meth:`mic_off_for`)."""
-        prefs = self.prefs.get(rel)
-        own = prefs.gain if once is None or once.gain is None else once.gain
-        own_mic = prefs.own_mic_gain if once is None or once.mic_gain is None else once.mic_gain
-        s = self.settings
-        board = ("soundboard", round(s.soundboard_gain * own / 100))
-        mic = ("mic", round(s.mic_gain * own_mic / 100))
-        match prefs.targets:
-            case "me":
-                return (board,)
-            case "mic":
-                return (mic,) if s.mic_enabled else ()
-            case _:
-                return (board, mic) if s.mic_enabled else (board,)
-
-    def mic_off_for(self, rel: str) -> bool:
-        """A mic-only sound cannot play while the mic is switched off: its tile says so and a
-        press is refused with :meth:`mic_off_notice`, never sent to the soundboard instead."""
-        return not self.settings.mic_enabled and self.prefs.get(rel).targets == "mic"
-
-    def mic_off_notice(self, name: str) -> Notice:
-        return Notice(MIC_ONLY_OFF, StatusLevel.WARN, {"name": name})
+        """Where a press sends it, at which gains (:mod:`.routing`)."""
+        return targets_for(self.prefs.get(rel), self.settings, once)
 
     def press(self, rel: str, now: float, once: PressOptions | None = None) -> list[Effect]:
         """A button, a bound command or a bus message asked for ``rel``. A press while it
@@ -245,8 +222,8 @@ class Soundboard:
         st = self.states.get(rel)
         if st is None:
             return []
-        if self.mic_off_for(rel):
-            return [self.mic_off_notice(st.sound.name)]
+        if mic_off(self.prefs.get(rel), self.settings):  # it cannot play: say why
+            return [mic_off_notice(st.sound.name)]
         if not self.pacer.admit(rel, now):  # past the pace: goes out at the next free moment
             return self.pacer.hold(rel, once)
         stops_it = self.mode_of(rel, once) in ("toggle", "loop")
@@ -287,7 +264,7 @@ class Soundboard:
         looping = mode == "loop"
         targets = self.targets(rel, once)
         if not targets:  # mic-only, and the mic was switched off while it loaded
-            return [self.mic_off_notice(st.sound.name)]
+            return [mic_off_notice(st.sound.name)]
         out: list[Effect] = []
         if mode == "stop_others":  # first, so the new sound starts alone
             for other in [r for r in self.playing if r != rel]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from cueboard.core.soundboard import MIC_ONLY_OFF
+from cueboard.core.routing import MIC_ONLY_OFF
 from vxp.models import audio, events
 from vxp.models.handshake import Granted
 
