@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cueboard.core.browse import MOST_PLAYED, RECENT
 from cueboard.core.effects import HostFailure
 from cueboard.core.played import RECENT_KEPT
@@ -14,6 +16,7 @@ from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.records import SoundPrefs, read_records
 
 from .fakehost import UNIX_AT_START, Driver, FakeHost, library
+from .test_reach import PER_FOLDER, _core, _readme_figure, worst_presses  # pyright: ignore[reportPrivateUsage]
 
 NAMES = ["A/a1.wav", "A/a2.wav", "A/a3.wav", "B/b1.wav", "B/b2.wav"]
 
@@ -138,3 +141,21 @@ def test_the_controller_steps_through_recent_and_most_played_and_opens_on_a_fold
     assert _tiles(d) == ["B/b1.wav"]
     # A new start opens on the library's first folder, not on Recent.
     assert d.core.board.shelf.folders[d.core.board.shelf.first].key == "c:A"
+
+
+@pytest.mark.parametrize("favourites", [0, 16])
+def test_recent_and_most_played_keep_any_sound_within_the_readmes_presses(
+    favourites: int,
+) -> None:
+    """Two more places lead the strip once sounds were played: the worst case from the
+    controller to any of 2,000 sounds stays what the README says (tests/.../test_reach.py)."""
+    core = _core(favourites)
+    history = core.board.history
+    for f in range(1, 31):  # a sound of 30 folders played, some more often than others
+        rel = f"F{f:02d}/s{PER_FOLDER - 1:02d}.wav"
+        for _ in range(f % 3 + 1):
+            history.playing(rel)
+            core.prefs.update(rel, 0.0, **history.counted(rel, 0.0))
+    keys = [f.key for f in core.board.shelf.folders]
+    assert {RECENT, MOST_PLAYED} <= set(keys[:3])
+    assert worst_presses(core)[0] <= _readme_figure()
