@@ -16,7 +16,7 @@ from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.records import SoundPrefs, read_records
 
 from .fakehost import UNIX_AT_START, Driver, FakeHost, library
-from .test_reach import PER_FOLDER, _core, _readme_figure, worst_presses  # pyright: ignore[reportPrivateUsage]
+from .test_reach import PER_FOLDER, _core, _readme_figure, worst_presses
 
 NAMES = ["A/a1.wav", "A/a2.wav", "A/a3.wav", "B/b1.wav", "B/b2.wav"]
 
