@@ -36,7 +36,6 @@ class PlayHistory:
         self._offset: float | None = None  # Unix seconds minus the monotonic clock
         self.recent: list[str] = []
         self.most: list[str] = []
-        self.version = 0  # bumped when either list changed
 
     def set_wall_clock(self, unix_s: float, now: float) -> None:
         """The Unix time at the monotonic ``now`` (the runtime reads it when it connects)."""
@@ -78,7 +77,6 @@ class PlayHistory:
         self.recent = _placed(self.recent, rel, self._recent_key, RECENT_KEPT,
                               keep=after.last_played is not None or rel in self._seq)  # fmt: skip
         self.most = _placed(self.most, rel, self._key, MOST_PLAYED_KEPT, keep=after.plays > 0)
-        self.version += 1
 
     def rebuild(self) -> None:
         """Both lists from every record (the preferences were read, or a count went down)."""
@@ -94,7 +92,6 @@ class PlayHistory:
             (r for r in played if records[r].plays > 0),
             key=lambda r: (*self._key(r), r),
         )
-        self.version += 1
 
 
 def _placed(
