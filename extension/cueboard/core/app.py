@@ -266,6 +266,7 @@ class CueboardCore:
     def _after(self, out: list[Effect], now: float) -> list[Effect]:
         """Notices go to the status line; what a play tells others goes out; a change
         schedules one refresh of the views; the exit waits for kv."""
+        self.board.sync_played()
         kept = self.screen.show_notices(out, now)
         if self.board.published:
             published, self.board.published = self.board.published, []

@@ -8,8 +8,9 @@ from the monotonic clock every input carries. Counts go to kv through the prefer
 writer, like every other per-sound setting.
 
 The two lists are kept in memory and updated in place on a play (a few list operations, not a
-sort of the library); a count that went down (a reset, a restore, the bus API) builds them again
-from every record.
+sort of the library). A count that went down (a reset, a restore, the bus API) marks them
+:attr:`PlayHistory.stale`: they are built again from every record once the input that lowered
+it is handled, however many records it changed (a restore changes them all).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class PlayHistory:
         self._offset: float | None = None  # Unix seconds minus the monotonic clock
         self.recent: list[str] = []
         self.most: list[str] = []
+        self.stale = False  # a count went down: rebuild() before the lists are read again
 
     def set_wall_clock(self, unix_s: float, now: float) -> None:
         """The Unix time at the monotonic ``now`` (the runtime reads it when it connects)."""
@@ -71,8 +73,9 @@ class PlayHistory:
         after = self._records.get(rel, SoundPrefs())
         if after.plays == 0 and after.last_played is None:  # reset: never played, as far as known
             self._seq.pop(rel, None)
-        if after.plays < before.plays or (after.last_played or 0) < (before.last_played or 0):
-            self.rebuild()
+        went_down = after.plays < before.plays
+        if went_down or (after.last_played or 0) < (before.last_played or 0) or self.stale:
+            self.stale = True
             return
         self.recent = _placed(self.recent, rel, self._recent_key, RECENT_KEPT,
                               keep=after.last_played is not None or rel in self._seq)  # fmt: skip
@@ -80,6 +83,7 @@ class PlayHistory:
 
     def rebuild(self) -> None:
         """Both lists from every record (the preferences were read, or a count went down)."""
+        self.stale = False
         records = self._records
         played = [r for r, p in records.items() if p.plays > 0 or p.last_played is not None]
         self.recent = heapq.nlargest(

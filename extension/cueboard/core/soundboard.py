@@ -175,10 +175,18 @@ class Soundboard:
         self.favourites_changed()
 
     def _counts_changed(self, rel: str, before: SoundPrefs) -> None:
-        """Recent and Most played follow every change of a count (a play, a reset, a restore)."""
+        """Recent and Most played follow every change of a count (a play, a reset, a restore):
+        at once, or by :meth:`sync_played` when they are to be built again."""
         self.history.changed(rel, before)
-        self.shelf.set_played(self.history.recent, self.history.most)
+        if not self.history.stale:
+            self.shelf.set_played(self.history.recent, self.history.most)
         self.changed = True
+
+    def sync_played(self) -> None:
+        """Build Recent and Most played again if a count went down (once an input is handled)."""
+        if self.history.stale:
+            self.history.rebuild()
+            self.shelf.set_played(self.history.recent, self.history.most)
 
     def favourites_changed(self) -> None:
         """The favourites' folder follows the preferences."""

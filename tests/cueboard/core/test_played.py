@@ -5,6 +5,7 @@ controller's folder commands."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,10 +15,12 @@ from cueboard.core.effects import HostFailure
 from cueboard.core.played import RECENT_KEPT
 from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.records import SoundPrefs, read_records
+from vxp.models import events
 
 from .fakehost import UNIX_AT_START, Driver, FakeHost, library
 from .test_reach import PER_FOLDER, _core, _readme_figure, worst_presses
 
+PREFIX = "ext.com.cueboard.soundboard."
 NAMES = ["A/a1.wav", "A/a2.wav", "A/a3.wav", "B/b1.wav", "B/b2.wav"]
 
 
@@ -101,16 +104,49 @@ def test_recent_keeps_the_last_12_newest_first() -> None:
     assert d.core.board.history.recent == names[::-1][:RECENT_KEPT]
 
 
+def _reset(d: Driver, rel: str) -> None:
+    """What the editor's reset writes, through the bus API's cmd.set."""
+    payload = {"path": rel, "plays": 0, "last_played": None}
+    d.event(events.BusMessage(event="bus", topic=f"{PREFIX}cmd.set", payload=payload))
+
+
 def test_a_count_reset_leaves_both_places_and_they_hide_once_empty() -> None:
     d = _driver()
     _play(d, "A/a1.wav", "A/a2.wav", "A/a2.wav")
-    d.core.prefs.update("A/a2.wav", d.now, plays=0, last_played=None)  # the editor's reset
+    _reset(d, "A/a2.wav")
     history = d.core.board.history
     assert (history.recent, history.most) == (["A/a1.wav"], ["A/a1.wav"])
-    d.core.prefs.update("A/a1.wav", d.now, plays=0, last_played=None)
-    assert [f.key for f in d.core.board.shelf.folders] == ["c:A", "c:B"]
+    _reset(d, "A/a1.wav")
+    assert [k for k, _ in _strip(d)] == ["c:A", "c:B"]
     _play(d, "B/b2.wav")
     assert (history.recent, history.most) == (["B/b2.wav"], ["B/b2.wav"])
+
+
+def test_a_restore_that_lowers_every_count_builds_the_places_once() -> None:
+    """A restore changes every record in one input: the lists are built again once, after it,
+    not once a record (a 10,000-sound board would take minutes)."""
+    d = _driver()
+    _play(d, "A/a1.wav", "A/a2.wav", "A/a3.wav", "B/b1.wav")
+    d.core.prefs.update("B/b1.wav", d.now, plays=9)
+    history = d.core.board.history
+    builds: list[int] = []
+    rebuild = history.rebuild
+
+    def counted() -> None:
+        builds.append(1)
+        rebuild()
+
+    history.rebuild = counted  # type: ignore[method-assign]
+    backup = {
+        "format": "cueboard-backup",
+        "version": 1,
+        "sounds": {rel: {"gain": 100, "plays": 1} for rel in NAMES},
+    }
+    d.files[d.core.backup.path()] = json.dumps(backup)
+    d.event(events.BusMessage(event="bus", topic=f"{PREFIX}cmd.import", payload={}))
+    assert len(builds) == 1
+    assert sorted(history.most) == sorted(NAMES)  # every count is 1 now
+    assert d.core.board.shelf.folders[1].key == MOST_PLAYED
 
 
 def test_the_counts_read_from_kv_make_the_places_at_start_up() -> None:
