@@ -84,18 +84,16 @@ class PlayHistory:
     def rebuild(self) -> None:
         """Both lists from every record (the preferences were read, or a count went down)."""
         self.stale = False
-        records = self._records
-        played = [r for r, p in records.items() if p.plays > 0 or p.last_played is not None]
-        self.recent = heapq.nlargest(
-            RECENT_KEPT,
-            (r for r in played if records[r].last_played is not None or r in self._seq),
-            key=lambda r: (*self._recent_key(r), r),
-        )
-        self.most = heapq.nlargest(
-            MOST_PLAYED_KEPT,
-            (r for r in played if records[r].plays > 0),
-            key=lambda r: (*self._key(r), r),
-        )
+        recent: list[tuple[int, int, str]] = []
+        most: list[tuple[int, int, int, str]] = []
+        for rel, own in self._records.items():
+            seq = self._seq.get(rel, -1)
+            if own.last_played is not None or seq >= 0:
+                recent.append((own.last_played or 0, seq, rel))
+            if own.plays > 0:
+                most.append((own.plays, own.last_played or 0, seq, rel))
+        self.recent = [k[-1] for k in heapq.nlargest(RECENT_KEPT, recent)]
+        self.most = [k[-1] for k in heapq.nlargest(MOST_PLAYED_KEPT, most)]
 
 
 def _placed(
