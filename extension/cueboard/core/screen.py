@@ -22,7 +22,7 @@ from .effects import Effect, Log, Notice, Wake
 from .icons import IconsModel
 from .link import HostLink
 from .outcomes import Outcome
-from .overlay import channels_text
+from .overlay import played_text
 from .places import PLAYING_COLUMNS, header, playing_name
 from .props import PropsModel
 from .search import PAGE_SIZE
@@ -186,9 +186,8 @@ class Screen:
         playing = self._board.playing.get(rel)
         channels = ""
         if playing is not None and self._link.catalog is not None:
-            gains = dict(playing.channels)
-            soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
-            channels = channels_text(self._link.catalog, soundboard, mic)
+            own = self._board.prefs.get(rel).targets
+            channels = played_text(self._link.catalog, playing.channels, own)
         icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
         out = self.toast.show(playing_name(name), now, channels=channels, icon=icon, blank=blank)
         if self._status_at is None:

@@ -23,7 +23,7 @@ from vxp.limits import (
 from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .effects import Notice
-from .overlay import Tile, channels_text, format_duration, grid_values
+from .overlay import Tile, channels_text, format_duration, grid_values, played_mark, target_mark
 from .places import (
     mode_legend,
     place_values,
@@ -135,6 +135,9 @@ def overlay_values(
                 favourite=s.rel_path in commands,
                 icon_key=icons.get(s.rel_path),
                 mode=mode_number(board.prefs.get(s.rel_path).mode),
+                target=int(
+                    target_mark(board.prefs.get(s.rel_path).targets, board.settings.mic_enabled)
+                ),
                 note=tile_note(
                     cat,
                     folder=sound_folder_name(cat, s, board.shelf) if view.query else None,
@@ -186,23 +189,24 @@ def pressed_line(cat: Catalog, name: str, command: str | None) -> str:
 
 def playing_rows(
     board: ViewedBoard, cat: Catalog, now: float
-) -> list[tuple[str, str, str, bool, str, str]]:
+) -> list[tuple[str, str, str, bool, str, str, int]]:
     """Now playing, most recent first (the newest row is the one a person looks for), each with
-    its time: elapsed and remaining, or for a loop its place in the loop."""
-    rows: list[tuple[str, str, str, bool, str, str]] = []
+    its time: elapsed and remaining, or for a loop its place in the loop; and its target mark."""
+    rows: list[tuple[str, str, str, bool, str, str, int]] = []
     for rel, p in list(reversed(board.playing.items()))[:32]:
         st = board.states.get(rel)
-        gains = dict(p.channels)
+        own = board.prefs.get(rel).targets
         duration = st.duration_ms / 1000 if st is not None and st.duration_ms else None
         elapsed, remaining = play_times(now - p.started, duration, looping=p.looping)
         rows.append(
             (
                 rel,
                 playing_name(st.sound.name if st else rel),
-                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
+                channels_text(cat, dict(p.channels).get("soundboard"), dict(p.channels).get("mic")),
                 p.looping,
                 elapsed,
                 remaining,
+                int(played_mark(p.channels, own)),
             )
         )
     return rows

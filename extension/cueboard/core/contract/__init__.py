@@ -22,6 +22,7 @@ from .common import (
     PlayMode,
     SlotState,
     StatusLevel,
+    TargetMark,
     Video,
 )
 from .dash_tab import DASH_TAB
@@ -63,6 +64,7 @@ __all__ = [
     "Prop",
     "SlotState",
     "StatusLevel",
+    "TargetMark",
     "Video",
     "Wire",
     "WireError",
