@@ -80,8 +80,8 @@ def downscale(
 
 
 def rgba_bytes(image: Image.Image) -> bytes:
-    """``image.tobytes()`` for a loaded RGBA image, through Pillow's raw encoder directly: at icon
-    sizes the wrapper's own work is a third of the call, and every kept frame makes one."""
+    """``image.tobytes()`` for an RGBA image, through Pillow's raw encoder directly: at icon
+    sizes the wrapper's own work is a fair share of the call, and every kept frame makes one."""
     if image.mode != "RGBA":
         return image.tobytes()
     image.load()

@@ -260,7 +260,7 @@ def _rgba_palette(rgb: bytes | None, transparent: int | None) -> bytes:
 def _draw(canvas: Canvas, indices: Any, box: Box, keyed: bool) -> None:
     """Convert the frame (``indices``: a Pillow image core, mode P, its RGBA table set) and draw
     it in strips of rows: never a full-size RGBA copy of it. Pillow's cores are used directly:
-    at icon sizes the Image wrapper's checks cost as much as the pixel work."""
+    at icon sizes the Image wrapper's own work is a fair share of a frame's cost."""
     left, top, right, bottom = box
     width = right - left
     target = canvas.image.im  # made by the canvas itself: writable, never a shared buffer
