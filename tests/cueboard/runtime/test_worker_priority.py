@@ -32,6 +32,10 @@ def niceness() -> list[int]:
     pids = [process.pid for process in _process_pool_workers.get(set())]
     return sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in pids)
 
+def policies() -> list[int]:
+    pids = [process.pid for process in _process_pool_workers.get(set())]
+    return [os.sched_getscheduler(pid) for pid in pids]
+
 async def main() -> None:
     fed = []
     workers = Workers(fed.append, in_process=True)
@@ -41,6 +45,8 @@ async def main() -> None:
         await workers.decode(DecodeIcons((("a.wav", Path(sys.argv[1])),)))
         assert [type(item) for item in fed] == [IconsDecoded], fed
     print(os.getpriority(os.PRIO_PROCESS, 0), niceness())
+    if hasattr(os, "SCHED_IDLE"):
+        print(os.sched_getscheduler(0) == os.SCHED_IDLE, policies() == [os.SCHED_IDLE])
     await close_decode_workers()
 
 anyio.run(main)
@@ -58,7 +64,10 @@ def test_the_icon_worker_runs_below_the_extension(tmp_path: Path, first: str) ->
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    own, workers = done.stdout.split(maxsplit=1)
+    lines = done.stdout.splitlines()
+    own, workers = lines[0].split(maxsplit=1)
     assert int(own) < 19, "the test's own process already runs at the lowest priority"
     assert workers.strip() == f"[{min(int(own) + WORKER_NICENESS, 19)}]"
     assert WORKER_NICENESS > 0
+    if hasattr(os, "SCHED_IDLE"):  # Linux: a press's task takes the core from a decode at once
+        assert lines[1] == "False True", "the worker, and only the worker, takes SCHED_IDLE"

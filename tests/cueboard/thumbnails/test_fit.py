@@ -8,9 +8,16 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from PIL import Image
 
 from cueboard.workers.thumbnails import decode_thumbnail
-from cueboard.workers.thumbnails.fit import FrameCollector, evenly_kept, fit_size, frame_budget
+from cueboard.workers.thumbnails.fit import (
+    FrameCollector,
+    evenly_kept,
+    fit_size,
+    frame_budget,
+    rgba_bytes,
+)
 from cueboard.workers.thumbnails.timeline import fit_timeline
 
 from .thumbgen import GifFrame, gif, pixel, solid
@@ -191,3 +198,16 @@ def test_every_frame_has_exactly_width_height_4_bytes() -> None:
     thumb = decode_thumbnail(_indexed_gif(3, 4, size=200))
     assert (thumb.width, thumb.height) == (128, 128)
     assert all(len(f.rgba) == 128 * 128 * 4 for f in thumb.frames)
+
+
+@pytest.mark.parametrize("size", [(1, 1), (48, 48), (128, 77), (300, 300)])
+def test_rgba_bytes_are_the_images_bytes(size: tuple[int, int]) -> None:
+    """Every row, in order, whether the encoder hands them over in one piece or several (300 x
+    300 x 4 is more than one 64 KiB piece)."""
+    width, height = size
+    data = bytes(
+        (x * 7 + y * 13 + c) % 256 for y in range(height) for x in range(width) for c in range(4)
+    )
+    image = Image.frombytes("RGBA", size, data)
+    assert rgba_bytes(image) == data
+    assert rgba_bytes(image.convert("RGB")) == image.convert("RGB").tobytes()

@@ -125,6 +125,43 @@ def test_local_palettes_override_the_global_one() -> None:
     assert second == [[W, B]]
 
 
+def test_a_palette_goes_back_to_the_global_one_after_a_local_one() -> None:
+    data = gif(
+        2,
+        1,
+        [
+            GifFrame([[1, 2]]),
+            GifFrame([[1, 2]], palette=[BLACK, WHITE, BLUE, RED]),
+            GifFrame([[2, 1]]),
+        ],
+        palette=PALETTE,
+    )
+    assert frames_of(data) == [[[R, G]], [[W, B]], [[G, R]]]
+
+
+def test_a_frame_reaching_past_the_canvas_is_drawn_where_it_overlaps() -> None:
+    data = gif(2, 2, [GifFrame(solid(2, 2, 1), x=1, y=1)], palette=PALETTE)
+    (only,) = frames_of(data)
+    assert only == [[CLEAR, CLEAR], [CLEAR, R]]
+
+
+def test_a_large_keyed_frame_is_drawn_in_strips_with_its_transparency() -> None:
+    """120x600 is more than one strip of rows (fit.STRIP_PIXELS): the blue lower half lands
+    on the red first frame, the transparent upper half leaves it; no resize at that height
+    would mix the two far from the middle."""
+    top = [[4] * 120 for _ in range(300)]
+    bottom = [[3] * 120 for _ in range(300)]
+    data = gif(
+        120,
+        600,
+        [GifFrame(solid(120, 600, 1), disposal=1), GifFrame(top + bottom, transparent=4)],
+        palette=PALETTE,
+    )
+    _, second = frames_of(data)
+    assert second[0][0] == R and second[20][10] == R
+    assert second[-1][-1] == B and second[-20][10] == B
+
+
 def test_interlaced_rows_land_in_place() -> None:
     rows = [[y % 4 + 1] * 2 for y in range(11)]
     colours = {1: R, 2: G, 3: B, 4: W}

@@ -76,7 +76,29 @@ def downscale(
         small = premultiplied.resize(size, RESAMPLE, box=box).convert("RGBA")
     if transpose is not None:
         small = small.transpose(transpose)
-    return small.tobytes()
+    return rgba_bytes(small)
+
+
+def rgba_bytes(image: Image.Image) -> bytes:
+    """``image.tobytes()`` for an RGBA image, through Pillow's raw encoder directly: at icon
+    sizes the wrapper's own work is a fair share of the call, and every kept frame makes one."""
+    if image.mode != "RGBA":
+        return image.tobytes()
+    image.load()
+    encoder = Image.core.raw_encoder("RGBA", "RGBA")
+    encoder.setimage(image.im, (0, 0, *image.size))
+    parts: list[bytes] = []
+    try:
+        while True:
+            _, status, data = encoder.encode(max(65536, image.width * image.height * 4))
+            parts.append(data)
+            if status:
+                break
+    finally:
+        encoder.cleanup()
+    if status < 0:
+        raise RuntimeError(f"encoder error {status} in tobytes")
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 class FrameCollector:

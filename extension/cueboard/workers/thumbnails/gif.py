@@ -19,7 +19,7 @@ import io
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from PIL import Image
 
@@ -257,18 +257,23 @@ def _rgba_palette(rgb: bytes | None, transparent: int | None) -> bytes:
     return bytes(table)
 
 
-def _draw(canvas: Canvas, indices: Image.Image, xy: tuple[int, int], keyed: bool) -> None:
-    """Convert and draw the frame in strips of rows: never a full-size RGBA copy of it."""
-    width, height = indices.size
+def _draw(canvas: Canvas, indices: Any, box: Box, keyed: bool) -> None:
+    """Convert the frame (``indices``: a Pillow image core, mode P, its RGBA table set) and draw
+    it in strips of rows: never a full-size RGBA copy of it. Pillow's cores are used directly:
+    at icon sizes the Image wrapper's own work is a fair share of a frame's cost."""
+    left, top, right, bottom = box
+    width = right - left
+    target = canvas.image.im  # made by the canvas itself: writable, never a shared buffer
     rows = max(1, STRIP_PIXELS // width)
-    for top in range(0, height, rows):
-        whole = top == 0 and rows >= height  # an icon-sized frame: no strip to cut
-        strip = indices if whole else indices.crop((0, top, width, min(height, top + rows)))
-        strip = strip.convert("RGBA")
+    for first in range(0, bottom - top, rows):
+        last = min(bottom - top, first + rows)
+        whole = first == 0 and last == bottom - top  # an icon-sized frame: no strip to cut
+        strip = (indices if whole else indices.crop((0, first, width, last))).convert("RGBA")
+        area = (left, top + first, right, top + last)
         if keyed:
-            canvas.draw_keyed(strip, (xy[0], xy[1] + top))
+            target.paste(strip, area, strip)
         else:
-            canvas.replace(strip, (xy[0], xy[1] + top))
+            target.paste(strip, area)
 
 
 def _composite(
@@ -285,7 +290,8 @@ def _frames(
 ) -> Iterator[tuple[Image.Image, int]]:
     canvas = Canvas(animation.width, animation.height)
     tables: dict[tuple[bytes | None, int | None], bytes] = {}  # RGBA palettes, built once each
-    indices: Image.Image | None = None
+    indices: Any = None  # a Pillow image core, mode P
+    table_set: bytes | None = None  # the table the index image holds
     for number, frame in enumerate(layout.frames, start=1):
         width, height = frame.box[2] - frame.box[0], frame.box[3] - frame.box[1]
         saved = canvas.save(frame.box) if frame.disposal == _DISPOSE_PREVIOUS else None
@@ -295,10 +301,9 @@ def _frames(
                 # The last frame's index image is decoded into again when the size is the same
                 # (the common case): allocating one is a fair part of a small frame's cost.
                 if indices is None or indices.size != (width, height):
-                    indices = None  # freed before the next one is allocated
-                    indices = Image.new("P", (width, height))
-                # -1: no transparency, the decoder writes every index.
-                indices.frombytes(data, "gif", frame.code_size, frame.interlaced, -1)
+                    indices = table_set = None  # freed before the next one is allocated
+                    indices = Image.core.new("P", (width, height))
+                _decode_indices(indices, data, frame)
             except (ValueError, OSError, _Truncated):
                 if number == 1:
                     raise ThumbnailError(
@@ -317,13 +322,28 @@ def _frames(
                 table = tables[(palette, frame.transparent)] = _rgba_palette(
                     palette, frame.transparent
                 )
-            indices.putpalette(table, "RGBA")
+            if table is not table_set:  # a GIF with one table sets it once
+                indices.putpalette("RGBA", "RGBA", table)
+                table_set = table
             keyed = frame.transparent is not None and not canvas.blank
-            _draw(canvas, indices, frame.box[:2], keyed)
+            _draw(canvas, indices, frame.box, keyed)
             if width * height > STRIP_PIXELS:
-                indices = None  # a large one is not kept while the frame is downscaled
+                indices = table_set = None  # a large one is not kept while it is downscaled
         yield canvas.image, frame.delay_ms
         if frame.disposal == _DISPOSE_BACKGROUND:
             canvas.clear(frame.box)
         elif frame.disposal == _DISPOSE_PREVIOUS:
             canvas.restore(saved, frame.box)
+
+
+def _decode_indices(indices: Any, data: bytes, frame: _Frame) -> None:
+    """One frame's LZW data into ``indices`` (a core of the frame's size), as
+    ``Image.frombytes(data, "gif", ...)`` would: a ValueError when the data ends early or is
+    corrupt. -1: no transparency, the decoder writes every index."""
+    decoder = Image.core.gif_decoder("P", frame.code_size, frame.interlaced, -1)
+    decoder.setimage(indices, (0, 0, *indices.size))
+    status = decoder.decode(data)
+    if status[0] >= 0:
+        raise ValueError("not enough image data")
+    if status[1] != 0:
+        raise ValueError("cannot decode image data")
