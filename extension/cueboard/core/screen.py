@@ -83,6 +83,7 @@ class Screen:
         self._import_progress = import_progress
         self.dash = Browser()  # the dash-tab's own place and search
         self.selected: str | None = None
+        self.editor_page = 0  # the dash-tab editor's page (0 volume and mode, 1 trim)
         self._views_at: float | None = None
         self._status_at: float | None = None
         self._dirty = False
@@ -159,7 +160,9 @@ class Screen:
         board, props = self._board, self.props
         shown, blank = self._icons.shown, self._icons.blank_ok
         props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
-        dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
+        dash = dash_values(
+            board, cat, browser=self.dash, selected=self.selected, page=self.editor_page
+        )
         dash["import-progress"] = self._import_progress()
         if props.is_visible("dash-tab"):  # diagnostics only while someone looks
             note = "" if self._link.overlays else cat.t("dash.toast_needs_overlays")
@@ -235,6 +238,10 @@ class Screen:
 
     def select(self, key: str, now: float) -> list[Effect]:
         self.selected = key if key in self._board.states else None
+        return self._mark()
+
+    def show_editor_page(self, page: int, now: float) -> list[Effect]:
+        self.editor_page = 1 if page == 1 else 0
         return self._mark()
 
     def follow(self, key: str) -> None:
