@@ -35,6 +35,7 @@ __all__ = [
     "CountTasks",
     "DecodeIcons",
     "DiscardSound",
+    "DrawWaveform",
     "Effect",
     "Exit",
     "Failure",
@@ -176,6 +177,19 @@ class DecodeIcons:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawWaveform:
+    """Draw this sound's waveform with ``edit`` in it, from ``peaks`` when given (else read from
+    ``path``, at ``fingerprint``: size and mtime); report :class:`~.inputs.WaveformDrawn`."""
+
+    rel: str
+    path: Path
+    fingerprint: tuple[int, int]
+    peaks: tuple[float, ...] | None
+    duration_ms: int
+    edit: tuple[int, int | None, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class WriteFile:
     """Write ``text`` to ``path`` whole, or not at all; report :class:`~.inputs.FileWritten`."""
 
@@ -211,6 +225,7 @@ type Effect = (
     | LoadCatalog
     | CountTasks
     | DecodeIcons
+    | DrawWaveform
     | FetchSound
     | CancelFetch
     | DiscardSound

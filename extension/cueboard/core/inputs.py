@@ -46,6 +46,9 @@ __all__ = [
     "SoundFetched",
     "TaskCounts",
     "Tick",
+    "WaveEdit",
+    "Waveform",
+    "WaveformDrawn",
     "default_sounds_folder",
 ]
 
@@ -175,6 +178,22 @@ class IconsDecoded:
     results: tuple[tuple[str, Decoded | str], ...]
 
 
+type WaveEdit = tuple[int, int | None, int, int]
+"""What the waveform shows of an edit: trim start, trim end (None: the end), fade in, fade out."""
+type Waveform = tuple[tuple[float, ...], int, tuple[Put, ...]]
+"""A sound's peaks per column, its length in ms, and its waveform's tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class WaveformDrawn:
+    """The waveform asked for by :class:`~.effects.DrawWaveform`, or why there is none."""
+
+    rel: str
+    fingerprint: tuple[int, int]
+    edit: WaveEdit
+    result: Waveform | str
+
+
 @dataclass(frozen=True, slots=True)
 class FileWritten:
     purpose: str
@@ -202,6 +221,7 @@ type Input = (
     | Scanned
     | FolderChanged
     | IconsDecoded
+    | WaveformDrawn
     | FileWritten
     | FileRead
     | FetchProgress

@@ -30,6 +30,7 @@ from cueboard.core.effects import (
     CountTasks,
     DecodeIcons,
     DiscardSound,
+    DrawWaveform,
     Effect,
     Exit,
     FetchSound,
@@ -157,6 +158,7 @@ class Shell:
                 case (
                     Scan()
                     | DecodeIcons()
+                    | DrawWaveform()
                     | FetchSound()
                     | DiscardSound()
                     | WriteFile()
@@ -172,7 +174,7 @@ class Shell:
     def _start_job(
         self,
         tg: CountedTasks,
-        job: Scan | DecodeIcons | FetchSound | DiscardSound | WriteFile | ReadFile,
+        job: Scan | DecodeIcons | DrawWaveform | FetchSound | DiscardSound | WriteFile | ReadFile,
     ) -> None:
         """A job for a worker or a file, in the connection's task group."""
         match job:
@@ -180,6 +182,8 @@ class Shell:
                 tg.start_soon(self.workers.scan, job)
             case DecodeIcons():
                 tg.start_soon(self.workers.decode, job)
+            case DrawWaveform():
+                tg.start_soon(self.workers.draw_waveform, job)
             case FetchSound():
                 self.downloads.start(tg, job, self.core.sounds_folder())
             case DiscardSound():
