@@ -109,10 +109,6 @@ def targets_of(index: int) -> str | None:
     return TARGETS[index] if 0 <= index < len(TARGETS) else None
 
 
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:.2f} s"
-
-
 @dataclass(frozen=True)
 class EditorValues:
     """The editor's props for one sound (see the dash-tab contract)."""
@@ -141,7 +137,8 @@ def editor_values(cat: Catalog, prefs: SoundPrefs, duration_ms: int | None) -> E
     values = (prefs.trim_start_ms, end, prefs.fade_in_ms, prefs.fade_out_ms)
     rows = [
         (cat.t(label), value if value is not None else 0,
-         _seconds(value) if value is not None else cat.t("dash.trim_to_end"))
+         cat.t("dash.seconds", seconds=f"{value / 1000:.2f}") if value is not None
+         else cat.t("dash.trim_to_end"))
         for label, value in zip(_LABELS, values, strict=True)
     ]  # fmt: skip
     return EditorValues(

@@ -85,7 +85,8 @@ class Screen:
         self.props = props
         self.toast = toast
         self._icons = icons
-        self.waveform = WaveformModel(tracker, icons.table)  # the one table of the host
+        # the host's one asset table: the icons' and the waveform's plans take turns
+        self.waveform = WaveformModel(tracker, icons.table, busy=lambda: icons.applying)
         self._deck = deck
         self._link = link
         self._import_progress = import_progress

@@ -15,6 +15,7 @@ shows; they are named in props only once every put answered ``ok`` on this conne
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,9 +56,13 @@ class _Applying:
 
 
 class WaveformModel:
-    def __init__(self, tracker: Tracker, table: AssetTable) -> None:
+    def __init__(
+        self, tracker: Tracker, table: AssetTable, *, busy: Callable[[], bool] = lambda: False
+    ) -> None:
         self._tracker = tracker
         self._table = table
+        self._busy = busy  # another plan of the same table is under way: ours waits for it
+        self._failed: WaveWanted | None = None  # drawn in vain: not again until it changes
         self._wanted: WaveWanted | None = None
         self._drawing: WaveWanted | None = None
         self._peaks: OrderedDict[str, tuple[tuple[int, int], tuple[float, ...], int]] = (
@@ -77,13 +82,12 @@ class WaveformModel:
         return shown[1]
 
     def want(self, wanted: WaveWanted | None, now: float) -> list[Effect]:
-        """Show this (None: nothing; the tiles may then be evicted for icons)."""
-        if wanted == self._wanted:
-            return []
-        self._wanted = wanted
-        if wanted is None:
-            self._table.panel_closed(PANEL)
-            return []
+        """Show this (None: nothing; the tiles may then be evicted for icons). Asked with
+        every refresh of the views: what waited (a plan of the icons, a reconnect) goes on."""
+        if wanted != self._wanted:
+            self._wanted = wanted
+            if wanted is None:
+                self._table.panel_closed(PANEL)
         return self._next(now)
 
     def _next(self, now: float) -> list[Effect]:
@@ -93,7 +97,9 @@ class WaveformModel:
         if self._shown is not None and self._shown[0] == wanted:
             return []
         if self._tiles is not None and self._tiles[0] == wanted:  # drawn: put them (again)
-            return self._show(now)
+            return [] if self._busy() else self._show(now)
+        if self._failed == wanted:
+            return []
         known = self._peaks.get(wanted.rel)
         peaks, duration = (None, 0)
         if known is not None and known[0] == wanted.fingerprint:
@@ -111,9 +117,8 @@ class WaveformModel:
         if isinstance(drawn.result, str):
             self.failures[drawn.rel] = drawn.result
             self._peaks.pop(drawn.rel, None)
+            self._failed = drawing  # the same would fail again; a change tries again
             out: list[Effect] = [Log(20, f"waveform of {drawn.rel} not shown: {drawn.result}")]
-            if self._wanted == drawing:
-                return out  # the same would fail again; a change of the edit tries again
             return out + self._next(now)
         peaks, duration, puts = drawn.result
         self.failures.pop(drawn.rel, None)
@@ -134,6 +139,8 @@ class WaveformModel:
         if any(key is None for key in plan.keys):
             return [Log(30, "waveform: no room in the asset table")]
         self._applying = _Applying(wanted, plan, params, pending=len(plan.remove))
+        for ref in plan.put:  # counted at once, so that a plan of the icons meanwhile sees them
+            self._table.record_put(ref)
         out: list[Effect] = []
         for key in plan.remove:
             self._table.record_removed(key)
@@ -170,9 +177,8 @@ class WaveformModel:
             applying = self._applying
             if applying is None:
                 return []
-            if outcome.ok:
-                self._table.record_put(ref)
-            else:
+            if not outcome.ok:
+                self._table.record_removed(ref.key)
                 applying.failed.add(ref.key)
             applying.pending -= 1
             return self._commit(outcome.now) if applying.pending == 0 else []
@@ -185,13 +191,13 @@ class WaveformModel:
         applying = self._applying
         assert applying is not None
         self._applying = None
-        failed = frozenset(applying.failed)
+        keys = tuple(key for key in applying.plan.keys if key is not None)
+        failed = frozenset(applying.failed) | {k for k in keys if k not in self._table}
         self._table.commit_panel(applying.plan, failed)
         out: list[Effect] = []
         if failed:
             out.append(Log(20, f"waveform of {applying.wanted.rel}: a tile was not put"))
         else:
-            keys = tuple(key for key in applying.plan.keys if key is not None)
             self._shown = (applying.wanted, keys)
             self.changed = True
         if self._wanted is None:  # the editor closed meanwhile: nothing of it stays pinned

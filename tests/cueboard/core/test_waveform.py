@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,23 @@ from typing import Any
 import numpy as np
 import soundfile
 
+from cueboard.core.asset_table import AssetTable
 from cueboard.core.contract import WAVEFORM_HEIGHT, WAVEFORM_TILE_WIDTH, WAVEFORM_TILES
-from cueboard.core.effects import DrawWaveform
+from cueboard.core.effects import DrawWaveform, Send, Tickets
+from cueboard.core.inputs import Disconnected, WaveformDrawn
 from cueboard.core.library import Library, Sound
-from cueboard.workers.waveform import COLUMNS, KEPT, MARK, TRIMMED, draw_tiles, peaks_of, pixels
+from cueboard.core.tracker import Tracker
+from cueboard.core.waveform import WaveformModel, WaveWanted
+from cueboard.workers.waveform import (
+    COLUMNS,
+    KEPT,
+    MARK,
+    TRIMMED,
+    draw_tiles,
+    draw_waveform,
+    peaks_of,
+    pixels,
+)
 from vxp.models import events
 from vxp.models.assets import AssetPut
 from vxp.prepared import Prepared
@@ -40,12 +54,17 @@ def _library(root: Path, size: int = 1000, mtime: int = 1) -> Library:
     return Library(root, [Sound(NAME, "Quiet Then Loud", "Memes", size, mtime)])
 
 
-def _driver(root: Path) -> Driver:
-    _write(root / NAME)
-    d = Driver(FakeHost(), _library(root))
+def _connect(d: Driver, root: Path) -> None:
+    """Connected, with the sounds folder the host keeps set to ``root``."""
     d.connect()
     d.event(events.SettingsChanged(event="settings_changed", key="sounds_folder", value=str(root)))
     d.advance(1.0)
+
+
+def _driver(root: Path) -> Driver:
+    _write(root / NAME)
+    d = Driver(FakeHost(), _library(root))
+    _connect(d, root)
     d.click("dash-tab", "select-sound", NAME)
     return d
 
@@ -167,3 +186,32 @@ def test_a_file_that_cannot_be_read_names_no_waveform_and_the_editor_still_works
     assert any("waveform of" in log.message for log in d.logs)
     d.click("dash-tab", "set-sound-edit", NAME, 0, 100)
     assert d.core.prefs.get(NAME).trim_start_ms == 100
+
+
+def test_after_a_reconnect_the_waveform_is_put_again_and_named_once_put(tmp_path: Path) -> None:
+    d = _driver(tmp_path)
+    d.click("dash-tab", "show-editor-page", 1)
+    shown = _dash(d)["selected-waveform"]
+    d.feed(Disconnected())
+    _connect(d, tmp_path)
+    assert _dash(d)["selected-waveform"] == shown
+    assert [p["key"] for p in _puts(d)] == shown + shown  # the host's table died (AST-17)
+    assert d.host.named_unput == [] and len(_draws(d)) == 1  # drawn once: the tiles are kept
+
+
+def test_a_plan_of_the_icons_under_way_holds_the_waveforms_puts_back(tmp_path: Path) -> None:
+    """The host's one table has one plan under way at a time, so that two plans computed
+    against the same table can never together make the host evict (AST-13)."""
+    _write(tmp_path / NAME)
+    tracker = Tracker(Tickets(), random.Random(0))
+    busy = [True]
+    model = WaveformModel(tracker, AssetTable(), busy=lambda: busy[0])
+    wanted = WaveWanted(NAME, tmp_path / NAME, (1, 1), (0, None, 0, 0))
+    (draw,) = model.want(wanted, 0.0)
+    assert isinstance(draw, DrawWaveform)
+    result = draw_waveform(str(draw.path), None, 0, draw.edit)
+    assert model.on_drawn(WaveformDrawn(NAME, (1, 1), draw.edit, result), 0.0) == []
+    assert model.want(wanted, 1.0) == []  # still busy
+    busy[0] = False
+    sent = [e for e in model.want(wanted, 2.0) if isinstance(e, Send)]
+    assert [s.kind for s in sent] == ["assets.put"] * WAVEFORM_TILES
