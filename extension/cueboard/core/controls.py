@@ -313,20 +313,23 @@ class Controls:
     def link_gains(self, key: str, linked: bool, now: float) -> list[Effect]:
         return self.edit(key, now, mic_gain=None if linked else self._prefs.get(key).gain)
 
-    def set_edit(self, key: str, field: int, ms: int, now: float) -> list[Effect]:
-        """One of the editor's trim and fade rows (core/editor.py keeps it playable)."""
+    def set_edit(
+        self, key: str, field: int, ms: int, now: float, *, length: int | None = None
+    ) -> list[Effect]:
+        """One of the editor's trim and fade rows (core/editor.py keeps it playable); ``length``
+        stands in for the sound's while the host has not said it (not loaded yet)."""
         st = self._board.states.get(key)
         if st is None:
             return []
-        changes = field_changes(self._prefs.get(key), st.duration_ms, field, ms)
+        changes = field_changes(self._prefs.get(key), st.duration_ms or length, field, ms)
         return self.edit(key, now, **changes) if changes else []
 
-    def trim_at(self, key: str, ms: int, now: float) -> list[Effect]:
+    def trim_at(self, key: str, ms: int, now: float, *, length: int | None = None) -> list[Effect]:
         """A touch on the waveform: the nearer of start and end moves there."""
         st = self._board.states.get(key)
         if st is None:
             return []
-        changes = nearest_trim_changes(self._prefs.get(key), st.duration_ms, ms)
+        changes = nearest_trim_changes(self._prefs.get(key), st.duration_ms or length, ms)
         return self.edit(key, now, **changes) if changes else []
 
     def set_targets(self, key: str, index: int, now: float) -> list[Effect]:

@@ -65,6 +65,8 @@ def field_changes(
             high = None if end is None else end - MIN_LENGTH_MS
             start = max(0, ms if high is None else min(ms, high))
         case "trim_end_ms":
+            if end is None:  # a step from an end not known yet would land anywhere
+                return {}
             low = start + MIN_LENGTH_MS
             if duration_ms is not None and ms >= duration_ms:
                 new_end = None  # the sound's end: follows the file if it grows

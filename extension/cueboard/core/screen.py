@@ -179,6 +179,7 @@ class Screen:
         dash = dash_values(
             board, cat, browser=self.dash, selected=self.selected, page=self.editor_page,
             waveform=self.waveform.keys_for(self.selected),
+            length=self.length_of(self.selected or ""),
         )  # fmt: skip
         dash["import-progress"] = self._import_progress()
         if props.is_visible("dash-tab"):  # diagnostics only while someone looks
@@ -275,13 +276,27 @@ class Screen:
 
     def editor_routes(self, controls: Controls) -> dict[tuple[str, str], Handler]:
         """The dash-tab editor's trim page: its page turn, and its edits (the controls')."""
+
+        def set_edit(key: str, field: int, ms: int, now: float) -> list[Effect]:
+            return controls.set_edit(key, field, ms, now, length=self.length_of(key))
+
+        def trim_at(key: str, ms: int, now: float) -> list[Effect]:
+            return controls.trim_at(key, ms, now, length=self.length_of(key))
+
         return {
             ("dash-tab", "show-editor-page"): self.show_editor_page,
-            ("dash-tab", "set-sound-edit"): controls.set_edit,
-            ("dash-tab", "trim-sound-at"): controls.trim_at,
+            ("dash-tab", "set-sound-edit"): set_edit,
+            ("dash-tab", "trim-sound-at"): trim_at,
             ("dash-tab", "set-sound-targets"): controls.set_targets,
             ("dash-tab", "reset-sound-plays"): controls.reset_plays,
         }
+
+    def length_of(self, key: str) -> int | None:
+        """A sound's length: the host's once loaded, else its file's, read for its waveform."""
+        st = self._board.states.get(key)
+        if st is not None and st.duration_ms is not None:
+            return st.duration_ms
+        return self.waveform.length_of(key)
 
     def on_drawn(self, item: IconsDecoded | WaveformDrawn, now: float) -> list[Effect]:
         """What a worker drew for the panels: the grid's icons, or the editor's waveform."""

@@ -264,9 +264,11 @@ def dash_values(
     selected: str | None,
     page: int = 0,
     waveform: Sequence[str] = (),
+    length: int | None = None,
 ) -> dict[str, Any]:
     """The dash-tab's props: its own place in the library, which the overlay does not share;
-    ``waveform`` names the selected sound's waveform assets once the host has them."""
+    ``waveform`` names the selected sound's waveform assets once the host has them, and
+    ``length`` is its length in ms when known (the host's, or its file's)."""
     view = browser.view(board.shelf)
     rows: list[tuple[str, str, int, bool, bool, int]] = []
     favourites = board.prefs.favourites()
@@ -325,7 +327,7 @@ def dash_values(
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
                 "selected-waveform": list(waveform),
-                **editor_values(cat, prefs, st.duration_ms).props(),
+                **editor_values(cat, prefs, st.duration_ms or length).props(),
             }
         )
     else:

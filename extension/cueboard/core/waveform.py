@@ -74,6 +74,11 @@ class WaveformModel:
         self.failures: dict[str, str] = {}
         self.changed = False
 
+    def length_of(self, rel: str) -> int | None:
+        """The sound's length as its file said when its peaks were read, if they were."""
+        known = self._peaks.get(rel)
+        return known[2] if known is not None else None
+
     def keys_for(self, rel: str | None) -> tuple[str, ...]:
         """The tiles to name in props: the wanted sound's, as wanted, once all are in."""
         shown, wanted = self._shown, self._wanted

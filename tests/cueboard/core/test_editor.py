@@ -133,7 +133,9 @@ def test_an_edit_keeps_the_sound_playable(
     assert field_changes(prefs, 3000, field, ms) == expected
 
 
-def test_before_the_length_is_known_a_touch_does_nothing_and_steps_still_work() -> None:
+def test_before_the_length_is_known_only_the_start_and_a_set_end_move() -> None:
     assert nearest_trim_changes(SoundPrefs(), None, 500) == {}
+    assert field_changes(SoundPrefs(), None, END, -100) == {}  # "-" on "to the end"
     assert field_changes(SoundPrefs(), None, START, 500) == {"trim_start_ms": 500}
-    assert field_changes(SoundPrefs(), None, END, 800) == {"trim_end_ms": 800}
+    set_end = SoundPrefs(trim_end_ms=900)
+    assert field_changes(set_end, None, END, 800) == {"trim_end_ms": 800}

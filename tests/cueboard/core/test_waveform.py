@@ -215,3 +215,17 @@ def test_a_plan_of_the_icons_under_way_holds_the_waveforms_puts_back(tmp_path: P
     busy[0] = False
     sent = [e for e in model.want(wanted, 2.0) if isinstance(e, Send)]
     assert [s.kind for s in sent] == ["assets.put"] * WAVEFORM_TILES
+
+
+def test_before_the_host_says_its_length_the_files_length_lets_the_end_and_a_touch_work(
+    tmp_path: Path,
+) -> None:
+    d = _driver(tmp_path)
+    d.core.board.states[NAME].duration_ms = None  # not loaded: the host has not said
+    d.click("dash-tab", "show-editor-page", 1)
+    values = _dash(d)
+    assert values["selected-duration-ms"] == 2000  # the file's, read for the waveform
+    d.click("dash-tab", "set-sound-edit", NAME, 1, 2000 - 100)  # "-" on an end at the end
+    d.click("dash-tab", "trim-sound-at", NAME, 300)
+    prefs = d.core.prefs.get(NAME)
+    assert (prefs.trim_start_ms, prefs.trim_end_ms) == (300, 1900)
