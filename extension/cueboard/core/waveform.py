@@ -144,8 +144,6 @@ class WaveformModel:
         if any(key is None for key in plan.keys):
             return [Log(30, "waveform: no room in the asset table")]
         self._applying = _Applying(wanted, plan, params, pending=len(plan.remove))
-        for ref in plan.put:  # counted at once, so that a plan of the icons meanwhile sees them
-            self._table.record_put(ref)
         out: list[Effect] = []
         for key in plan.remove:
             self._table.record_removed(key)
@@ -153,6 +151,8 @@ class WaveformModel:
                 now, "assets", assets.AssetRemove, expect=assets.AssetOk,
                 done=self._removed, key=key,
             )  # fmt: skip
+        for ref in plan.put:  # counted at once, so that a plan of the icons meanwhile sees them
+            self._table.record_put(ref)
         return out if plan.remove else out + self._puts(now)
 
     def _removed(self, outcome: Outcome) -> list[Effect]:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import soundfile
 
-from cueboard.core.asset_table import AssetTable
+from cueboard.core.asset_table import AssetRef, AssetTable
 from cueboard.core.contract import WAVEFORM_HEIGHT, WAVEFORM_TILE_WIDTH, WAVEFORM_TILES
 from cueboard.core.effects import DrawWaveform, Send, Tickets
 from cueboard.core.inputs import Disconnected, WaveformDrawn
@@ -229,3 +229,23 @@ def test_before_the_host_says_its_length_the_files_length_lets_the_end_and_a_tou
     d.click("dash-tab", "trim-sound-at", NAME, 300)
     prefs = d.core.prefs.get(NAME)
     assert (prefs.trim_start_ms, prefs.trim_end_ms) == (300, 1900)
+
+
+def test_a_full_table_removes_the_least_recently_used_before_the_tiles_are_put(
+    tmp_path: Path,
+) -> None:
+    """AST-13: the host's table is never let evict on its own; what must go is removed first,
+    and the table counted here never holds more than the host's bounds."""
+    _write(tmp_path / NAME)
+    table = AssetTable(max_entries=WAVEFORM_TILES + 1)
+    for key in ("cb:icon:used-first", "cb:icon:used-last"):
+        table.record_put(AssetRef(key, 64, 1))
+    model = WaveformModel(Tracker(Tickets(), random.Random(0)), table)
+    wanted = WaveWanted(NAME, tmp_path / NAME, (1, 1), (0, None, 0, 0))
+    (draw,) = model.want(wanted, 0.0)
+    assert isinstance(draw, DrawWaveform)
+    result = draw_waveform(str(draw.path), None, 0, draw.edit)
+    sent = model.on_drawn(WaveformDrawn(NAME, (1, 1), draw.edit, result), 0.0)
+    assert [s.kind for s in sent if isinstance(s, Send)] == ["assets.remove"]
+    assert "cb:icon:used-first" not in table and "cb:icon:used-last" in table
+    assert len(table) == WAVEFORM_TILES + 1  # the tiles counted as planned, within the bound
