@@ -23,9 +23,7 @@ notice, how long the backoff) are checked cell by cell in memory, on a virtual c
 from __future__ import annotations
 
 import bisect
-import functools
 import json
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,7 +32,8 @@ from typing import Any
 
 from cueboard.core.effects import HostFailure
 from cueboard.core.policy import Rule, rule_for
-from vrosdev.redact import URL_PATTERN, URL_PLACEHOLDER
+
+from .catalog_text import catalog_patterns
 
 REPO = Path(__file__).resolve().parents[2]
 WINDOW_S = 3.0
@@ -321,40 +320,6 @@ def got_it_after(t: Transcript, faulted: dict[str, Any], at: float, until: float
             if isinstance(result, dict) and result.get("result") not in (None, "err"):
                 return True
     return False
-
-
-@functools.cache
-def catalog_patterns() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
-    """Each locale's messages as (key, pattern): literal text kept (redacted as the transcript
-    is), ``{placeholders}`` any text.
-    A message with fewer than 3 letters of its own (``{name}``) would match anything: left out."""
-    out: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
-    for path in (REPO / "extension" / "cueboard" / "runtime" / "locales").glob("*.json"):
-        patterns: list[tuple[str, re.Pattern[str]]] = []
-        catalog: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        for key, data in catalog.items():
-            for value in _strings(data):
-                # as the transcript shows it: a scheme in a message ("https://, rtmp://") is
-                # redacted like a URL
-                parts = [
-                    URL_PATTERN.sub(URL_PLACEHOLDER, p) for p in re.split(r"\{[^{}]*\}", value)
-                ]
-                if sum(len(p.strip()) for p in parts) < 3:
-                    continue
-                pattern = re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL)
-                patterns.append((key, pattern))
-        out[path.stem] = patterns
-    return out
-
-
-def _strings(data: Any) -> list[str]:
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in _strings(v)]
-    if isinstance(data, list):
-        return [s for v in data for s in _strings(v)]
-    return []
 
 
 def expected_notice(method: str, op: str, code: str) -> Callable[[str], bool]:

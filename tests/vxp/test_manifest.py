@@ -149,6 +149,7 @@ def test_repository_manifest_loads_set1() -> None:
         "overlap",
         "normalize",
         "now_playing_toast",
+        "render_cache_mb",
     ]
 
 

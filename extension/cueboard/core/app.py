@@ -29,6 +29,7 @@ from vxp.models import assets, bus, events, settings
 from .backup import Backup
 from .controls import Controls
 from .deck import DECK_CALLBACKS, DeckCore, HostFacts
+from .editing import WAITS, Editing, SoundRendered
 from .effects import Effect, Exit, LoadCatalog, Log, Tickets, Wake
 from .folder import SoundsFolder
 from .icons import IconsModel
@@ -54,7 +55,6 @@ from .inputs import (
 )
 from .link import HostLink
 from .overlay import blank_icon_asset
-from .pacing import WAKE as PACE_WAKE
 from .panels import Handler, PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
@@ -87,6 +87,7 @@ class CueboardCore:
         self.tracker = Tracker(self.tickets, rng)
         self.prefs = Prefs(self.tracker, self._prefs_loaded)
         self.board = Soundboard(self.tracker, self.prefs)
+        self.editing = Editing(self.tracker, self.board)
         self.props = PropsModel(self.tracker, start_hidden=[TOAST_PANEL])
         self.toast = Toast(self.tracker, self.props, toast_source)
         self.icons = IconsModel(self.tracker)
@@ -161,7 +162,7 @@ class CueboardCore:
                 values = [a.model_dump() for a in args]
                 out = self.panel_events.dispatch(panel, callback, values, now)
             case events.AudioLoaded(sound=sound, outcome=outcome):
-                out = self.board.on_audio_loaded(sound, outcome, now) + self.importer.after_load()
+                out = self.editing.audio_loaded(sound, outcome, now) + self.importer.after_load()
             case events.MediaSnapshot() | events.MediaControl():
                 out = self.deck.event(item) or []
                 self.changed()
@@ -196,6 +197,8 @@ class CueboardCore:
                 out = self.backup.on_file(item, now)
             case FetchProgress() | SoundFetched() | FetchFailed():
                 out = self.importer.on_input(item)
+            case SoundRendered():
+                out = self.editing.on_rendered(item, now)
             case CatalogLoaded(catalog=catalog):
                 self.link.catalog = catalog
                 self.props.set_texts(catalog)
@@ -208,8 +211,7 @@ class CueboardCore:
         return self._after(out, now)
 
     def _routes(self) -> dict[tuple[str, str], Handler]:
-        """Every panel callback of the contract, and the feature method it goes to (each
-        takes the callback's arguments, then the clock)."""
+        """Every panel callback and the method it goes to (taking its arguments, then the clock)."""
         c, s, board = self.controls, self.screen, self.board
         routes: dict[tuple[str, str], Handler] = {
             ("overlay", "play-sound"): c.press_tile,
@@ -237,6 +239,7 @@ class CueboardCore:
             ("dash-tab", "set-sound-mode"): c.set_mode,
             ("dash-tab", "set-sound-mic-gain"): c.set_mic_gain,
             ("dash-tab", "set-sound-gains-linked"): c.link_gains,
+            ("dash-tab", "preview-sound"): self.editing.preview.start,
             ("dash-tab", "move-sound"): c.move,
             **s.editor_routes(c),
             ("dash-tab", "import-link"): self._import_link,
@@ -283,8 +286,8 @@ class CueboardCore:
         key = tick.key
         if key.startswith(RETRY_WAKE):
             return self.tracker.on_tick(tick)
-        if key.startswith(PACE_WAKE):
-            return self.board.paced(key, now)
+        if key.startswith(WAITS):  # a press waiting for its pace or its render
+            return self.editing.waited(key, now)
         if key == VIEWS:
             return self.screen.on_views(now)
         if key == PROPS_WAKE:

@@ -24,6 +24,7 @@ from cueboard.core.contract import StatusLevel
 
 from .inputs import Failure, FailureKind, HostFailure, Reply, Tick
 from .link_import import CancelFetch, DiscardSound, FetchSound
+from .render import DropRenders, RenderSound, TouchRender
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -36,6 +37,7 @@ __all__ = [
     "DecodeIcons",
     "DiscardSound",
     "DrawWaveform",
+    "DropRenders",
     "Effect",
     "Exit",
     "Failure",
@@ -46,11 +48,13 @@ __all__ = [
     "Log",
     "Notice",
     "ReadFile",
+    "RenderSound",
     "Reply",
     "Scan",
     "Send",
     "Tick",
     "Tickets",
+    "TouchRender",
     "Wake",
     "Watch",
     "WriteFile",
@@ -231,6 +235,9 @@ type Effect = (
     | DiscardSound
     | WriteFile
     | ReadFile
+    | RenderSound
+    | DropRenders
+    | TouchRender
     | Exit
 )
 """Everything the core asks of the world. The runtime and the in-memory host match it

@@ -23,6 +23,7 @@ from vxp.prepared import Prepared
 from vxp.version import Version
 
 from .link_import import FetchFailed, FetchProgress, SoundFetched
+from .render import SoundRendered
 
 __all__ = [
     "CatalogLoaded",
@@ -44,6 +45,7 @@ __all__ = [
     "Reply",
     "Scanned",
     "SoundFetched",
+    "SoundRendered",
     "TaskCounts",
     "Tick",
     "WaveEdit",
@@ -227,6 +229,7 @@ type Input = (
     | FetchProgress
     | SoundFetched
     | FetchFailed
+    | SoundRendered
 )
 """Everything :meth:`CueboardCore.handle <cueboard.core.app.CueboardCore.handle>` is fed."""
 

@@ -11,6 +11,11 @@ An ``audio_loaded`` may reach the core before the ``load`` reply that names its 
 two travel apart from the host's socket to here): an event for an id no sound holds yet is
 kept, a bounded few, and applied when a load's reply names that id, so the tile ends the same
 whichever came first.
+
+An edited sound (trim, fades: :mod:`.render`) loads its rendered file, never the user's: with
+none rendered yet for its edit and source, it is ``rendering`` until the worker reports. A
+press meanwhile waits up to :data:`RENDER_WAIT_S`, then is refused with a notice, so the
+unedited sound never goes out (into the mic least of all).
 """
 
 from __future__ import annotations
@@ -22,13 +27,26 @@ from cueboard.core.library import Library
 from cueboard.core.settings import Settings
 from vxp.models import audio
 
-from .effects import Effect, Log, Notice
+from .effects import Effect, Log, Notice, Wake
 from .policy import Action, load_verdict
+from .prefs import Prefs
 from .reasons import load_failed
+from .render import Renders, SoundRendered, edit_of
 from .sound_state import Playing, PressOptions, SoundState
 from .tracker import Outcome, Tracker, notice_for
 
-__all__ = ["PLAY_ON_LOAD_S", "Board", "ensure_loaded", "on_audio_loaded"]
+__all__ = [
+    "PLAY_ON_LOAD_S",
+    "RENDER_WAIT",
+    "RENDER_WAIT_S",
+    "Board",
+    "edit_changed",
+    "ensure_loaded",
+    "load_for_press",
+    "on_audio_loaded",
+    "on_rendered",
+    "render_waited",
+]  # fmt: skip
 
 
 class Board(Protocol):
@@ -44,6 +62,8 @@ class Board(Protocol):
     playing: dict[str, Playing]
     audio_granted: bool
     changed: bool
+    renders: Renders
+    prefs: Prefs
 
     def play_state(
         self, st: SoundState, now: float, once: PressOptions | None = None
@@ -53,13 +73,16 @@ class Board(Protocol):
 PLAY_ON_LOAD_S = 2.0  # a press waits this long for its sound to load, then only shows it
 RETRY_FAILED_AFTER_S = 3.0  # a press this long after a failed load tries the file once more
 EARLY_KEPT = 64  # audio_loaded events kept for a sound id no load reply has named yet
+MIB = 1024 * 1024
+RENDER_WAIT_S = 1.5  # a press waits this long for its sound's render, then is refused
+RENDER_WAIT = "render.wait:"  # + the sound's rel path: the Wake of a press waiting for it
 
 
 def ensure_loaded(board: Board, rel: str, now: float, *, pressed: bool = False) -> list[Effect]:
     st = board.states.get(rel)
     if st is None or not board.audio_granted:
         return []
-    if st.status in ("loading", "loaded", "too_large", "unloadable"):
+    if st.status in ("rendering", "loading", "loaded", "too_large", "unloadable"):
         return []
     same_file = st.fingerprint == st.sound.fingerprint
     again = pressed and (_made_room(st) or now - st.failed_at >= RETRY_FAILED_AFTER_S)
@@ -69,16 +92,25 @@ def ensure_loaded(board: Board, rel: str, now: float, *, pressed: bool = False) 
 
 
 def _load(board: Board, st: SoundState, now: float, *, user_asked: bool = False) -> list[Effect]:
-    st.status, st.code = "loading", None
-    st.fingerprint = st.sound.fingerprint
-    board.changed = True
-    path = str(board.library.root / st.sound.rel_path)
     rel = st.sound.rel_path
+    source = board.library.root / rel
+    edit = edit_of(board.prefs.get(rel))
+    st.fingerprint, st.edit, st.code = st.sound.fingerprint, edit, None
+    board.changed = True
+    if edit is not None:
+        rendered = board.renders.path_for(rel, edit, st.sound.fingerprint)
+        if rendered is None:  # the worker renders it first; on_rendered loads it
+            st.status = "rendering"
+            cache_bytes = board.settings.render_cache_mb * MIB
+            return list(board.renders.ask(rel, source, edit, st.fingerprint, cache_bytes))
+        source = rendered
+    st.status = "loading"
+    path = str(source)
 
     def done(outcome: Outcome) -> list[Effect]:
         current = board.states.get(rel)
-        if current is not st or st.status != "loading":
-            return []  # the library changed meanwhile
+        if current is not st or st.status != "loading" or st.edit != edit:
+            return []  # the library or the edit changed meanwhile
         if outcome.ok:
             sound_id: str = outcome.result.sound
             if st.sound_id is not None:
@@ -187,3 +219,61 @@ def _evict_one(board: Board, exclude: str, now: float) -> list[Effect]:
 def _made_room(st: SoundState) -> bool:
     """The last load failed for want of room, not on the file."""
     return st.code is not None and load_verdict(st.code) is Action.MAKE_ROOM
+
+
+# -- edited sounds ------------------------------------------------------------------------------
+
+
+def on_rendered(board: Board, item: SoundRendered, now: float) -> list[Effect]:
+    """The render a load waited for: load it, or say why the sound cannot play."""
+    if not board.renders.done(item):
+        return []  # a render no longer wanted (the edit or the file changed since)
+    st = board.states.get(item.rel)
+    if st is None or st.status != "rendering" or st.edit != item.edit:
+        return []
+    if item.path is None:
+        return _failed(board, st, now, None, item.error or "")
+    return _load(board, st, now, user_asked=st.press_at is not None)
+
+
+def load_for_press(board: Board, st: SoundState, now: float) -> list[Effect]:
+    """A press on a sound not loaded: load it (one loading already plays when it is in); a
+    sound still rendering waits for its render, briefly, never playing the unedited file."""
+    waiting = st.status in ("loading", "rendering")
+    out = [] if waiting else ensure_loaded(board, st.sound.rel_path, now, pressed=True)
+    if st.status == "rendering":
+        out.append(Wake(RENDER_WAIT + st.sound.rel_path, now + RENDER_WAIT_S))
+    return out
+
+
+def render_waited(board: Board, rel: str, now: float) -> list[Effect]:
+    """The wait is over: a press still waiting for its render is refused, with a notice."""
+    st = board.states.get(rel)
+    if st is None or st.status != "rendering" or st.press_at is None:
+        return []
+    if now - st.press_at < RENDER_WAIT_S - 1e-6:
+        return []  # a later press waits on its own Wake
+    st.press_at, st.press_options = None, None
+    board.changed = True
+    return [Notice("status.render_not_ready", StatusLevel.WARN, {"name": st.sound.name})]
+
+
+def edit_changed(board: Board, rel: str, now: float, *, drop: bool = True) -> list[Effect]:
+    """A sound's trim, fades or loop changed: what is loaded (or rendering) of it is of the old
+    edit, so it is loaded again as the new one; an edit reset to none drops its renders
+    (``drop``: the edit was changed, not only read)."""
+    st = board.states.get(rel)
+    edit = edit_of(board.prefs.get(rel))
+    out: list[Effect] = list(board.renders.reset(rel)) if edit is None and drop else []
+    if (
+        st is None
+        or st.edit == edit
+        or st.status not in ("rendering", "loading", "loaded", "failed")
+    ):
+        return out  # a failed render (an empty trim, say) is tried again as edited now
+    if st.sound_id is not None:
+        board.by_id.pop(st.sound_id, None)
+    st.status, st.sound_id, st.code, st.edit = "idle", None, None, None
+    st.press_at, st.press_options = None, None
+    board.changed = True
+    return out + _load(board, st, now)

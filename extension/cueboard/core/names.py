@@ -14,6 +14,7 @@ shows them as they are and does not wrap them again.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import regex
@@ -116,6 +117,7 @@ def _middle_elide(parts: list[str], columns: int) -> str:
     return "".join(head) + ELLIPSIS + "".join(tail)
 
 
+@functools.lru_cache(maxsize=4096)  # a refresh shortens the same names again
 def shorten(name: str, columns: int, lines: int = 2) -> str:
     """``name`` wrapped onto at most ``lines`` lines of ``columns``, elided in the middle of the
     last line when it does not fit.

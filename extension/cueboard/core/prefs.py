@@ -42,6 +42,9 @@ SCHEMA_VERSION = 2
 FLUSH_DELAY_S = 0.5
 LOAD_WINDOW = 16  # kv gets in flight at once while loading
 WAKE = "prefs.flush"
+RENDERED = ("trim_start_ms", "trim_end_ms", "fade_in_ms", "fade_out_ms", "mode")
+"""The fields a sound's rendered file depends on (core/render.py); the mode last."""
+DEFAULTS = SoundPrefs()
 
 
 class Prefs:
@@ -64,6 +67,8 @@ class Prefs:
         self.loaded = False
         self.loading = False
         self.over_quota = False
+        # Told when a field the rendered file depends on changes: it renders and loads again.
+        self.edited: Callable[[str, float], list[Effect]] | None = None
 
     # -- reading --------------------------------------------------------------------------
 
@@ -112,7 +117,7 @@ class Prefs:
             if self._dirty and self._flush_at is None:  # records read in the first schema
                 self._flush_at = now + FLUSH_DELAY_S
                 out.append(Wake(WAKE, self._flush_at))
-            out += self._on_loaded(now)
+            out += self._edits_read(now) + self._on_loaded(now)
         return out
 
     def _got(self, key: str) -> Callable[[Outcome], list[Effect]]:
@@ -155,20 +160,36 @@ class Prefs:
             self.prefs[rel] = SoundPrefs.from_record(value)
             self._from_legacy.add(rel)
 
+    def _edits_read(self, now: float) -> list[Effect]:
+        """A sound loaded before its edit was read is loaded again as edited."""
+        if self.edited is None:
+            return []
+        out: list[Effect] = []
+        for rel, prefs in self.prefs.items():
+            if any(getattr(prefs, name) != getattr(DEFAULTS, name) for name in RENDERED[:-1]):
+                out += self.edited(rel, now)
+        return out
+
     # -- the records ----------------------------------------------------------------------
 
     def get(self, rel_path: str) -> SoundPrefs:
         return self.prefs.get(rel_path, SoundPrefs())
 
     def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]:
-        self.prefs[rel_path] = replace(self.get(rel_path), **changes)
+        before = self.get(rel_path)
+        self.prefs[rel_path] = after = replace(before, **changes)
         self._from_legacy.discard(rel_path)
         self._dirty.add(folder_of(rel_path)[0])
         self._measure.add(folder_of(rel_path)[0])
+        out: list[Effect] = []
         if self._flush_at is None:
             self._flush_at = now + FLUSH_DELAY_S
-            return [Wake(WAKE, self._flush_at)]
-        return []
+            out.append(Wake(WAKE, self._flush_at))
+        if self.edited is not None and any(
+            getattr(before, name) != getattr(after, name) for name in RENDERED
+        ):
+            out += self.edited(rel_path, now)
+        return out
 
     @property
     def pending(self) -> int:

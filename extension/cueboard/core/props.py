@@ -19,7 +19,7 @@ import json
 import logging
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cueboard.core.contract import PANELS, PanelContract, WireError, WireValue
@@ -80,6 +80,9 @@ class _PanelState:
     last_frame_at: float = -math.inf
     dirty: bool = False
     open: bool = False  # the host said panel_shown, and no panel_hidden since
+    # the Python value :meth:`PropsModel.update` last stored per prop: a refresh repeats most
+    # values, and comparing one is cheaper than tagging and checking it again
+    given: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 class PropsModel:
@@ -124,9 +127,15 @@ class PropsModel:
     def update(self, panel: str, values: Mapping[str, Any]) -> None:
         """Several props at once, from Python values; nothing is stored if one is invalid."""
         state = self._panel(panel)
-        checked = {name: state.contract.prop(name).wire_value(v) for name, v in values.items()}
+        given = state.given
+        checked = {
+            name: state.contract.prop(name).wire_value(v)
+            for name, v in values.items()
+            if name not in given or given[name] != v
+        }
         for name, value in checked.items():
             self._store(state, name, value)
+            given[name] = values[name]
 
     def set_texts(self, catalog: Catalog) -> None:
         """Every static label of every panel in catalog's language (start-up, locale change)."""
@@ -136,6 +145,7 @@ class PropsModel:
                 self._store(state, prop.name, prop.wire_value(catalog.t(prop.text_key)))
 
     def _store(self, state: _PanelState, name: str, value: WireValue) -> None:
+        state.given.pop(name, None)
         # Most props of a refresh are unchanged: compare before measuring (a json.dumps).
         if state.desired.get(name) == value:
             return

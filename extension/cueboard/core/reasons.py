@@ -31,6 +31,9 @@ LOAD_FAILURE_KEYS: Mapping[str, str] = MappingProxyType(
         "too_large": "slot.too_large",
         "not_audio": "slot.reason.not_audio",
         "unreadable": "slot.reason.unreadable",
+        # The render of an edited sound (core/render.py): nothing between start and end.
+        "empty": "slot.reason.empty_trim",
+        "render_failed": "slot.reason.render_failed",
     }
 )
 

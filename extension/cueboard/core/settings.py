@@ -19,6 +19,7 @@ class Settings:
     overlap: str = "overlap"
     normalize: bool = True
     now_playing_toast: bool = False
+    render_cache_mb: int = 1024  # the rendered edits' cache (core/render.py), at most
 
     def with_value(self, key: str, value: Any) -> Settings:
         """A copy with one setting changed; unknown keys and ill-typed values are ignored."""

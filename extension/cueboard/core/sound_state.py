@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cueboard.core.library import Sound
+from cueboard.core.render import Edit
 
 __all__ = ["Playing", "PressOptions", "SoundState", "Targets"]
 
@@ -27,10 +28,11 @@ class PressOptions:
 class SoundState:
     sound: Sound
     sound_id: str | None = None
-    status: str = "idle"  # idle | loading | loaded | failed | too_large | unloadable
+    status: str = "idle"  # idle | rendering | loading | loaded | failed | too_large | unloadable
     code: str | None = None  # the host's failure code
     duration_ms: int | None = None
     fingerprint: tuple[int, int] | None = None  # of the file that was loaded
+    edit: Edit | None = None  # the edit its load (or render) is of; None: the file whole
     press_at: float | None = None  # a press waiting for the load to finish
     press_options: PressOptions | None = None  # what that press carried for itself
     retried_cache_full: bool = False

@@ -33,6 +33,7 @@ from .pacing import Pacer
 from .policy import Action, load_verdict
 from .prefs import Prefs
 from .reasons import load_failed
+from .render import Renders
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
@@ -65,6 +66,7 @@ class Soundboard:
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self._plays: dict[Hashable, Prepared] = {}
         self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
+        self.renders = Renders()  # which rendered file stands for an edited sound
 
     # -- library --------------------------------------------------------------------------
 
@@ -106,8 +108,9 @@ class Soundboard:
     def connection_lost(self) -> None:
         """A load in flight will never report: it starts over on the next connection."""
         self.early.clear()
+        self.renders.connection_lost()
         for st in self.states.values():
-            if st.status == "loading":
+            if st.status in ("loading", "rendering"):
                 st.status, st.sound_id = "idle", None
         self.playing.clear()
 
@@ -235,9 +238,7 @@ class Soundboard:
         st.press_at = now
         st.press_options = once
         self.changed = True
-        if st.status != "loading":
-            return self.ensure_loaded(rel, now, pressed=True)
-        return []
+        return loading.load_for_press(self, st, now)
 
     def paced(self, wake_key: str, now: float) -> list[Effect]:
         """The press that waited for its sound's pace, now."""
@@ -315,7 +316,8 @@ class Soundboard:
         self.published.append(("played", _echo({"name": st.sound.name, "path": rel}, request_id)))
         self.changed = True
         gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
-        return [Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")]
+        said = Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")
+        return [said, *self.renders.played(rel, st.edit)]  # the cache evicts it last
 
     def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
         st = self.states.get(rel)

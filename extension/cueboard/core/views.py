@@ -96,7 +96,7 @@ def slot_state(board: ViewedBoard, rel: str) -> tuple[SlotState, str]:
         return SlotState.DISABLED, "slot.disabled"
     if rel in board.playing:
         return SlotState.PLAYING, ""
-    if st.status == "loading":
+    if st.status in ("loading", "rendering"):
         return SlotState.LOADING, "slot.loading"
     if st.status == "too_large":
         return SlotState.BROKEN, load_failure_key("too_large")

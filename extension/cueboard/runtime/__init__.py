@@ -64,10 +64,9 @@ def _build_shell() -> Shell:
 
         from .shell import Shell
 
-        core = CueboardCore(
-            rng=random.Random(), data_home=data_home(), toast_source=_toast_source()
-        )
-        return Shell(core)
+        home = data_home()
+        core = CueboardCore(rng=random.Random(), data_home=home, toast_source=_toast_source())
+        return Shell(core, home)
 
 
 async def run() -> int:

@@ -17,6 +17,7 @@ import logging
 import math
 import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, assert_never
 
 import anyio
@@ -31,6 +32,7 @@ from cueboard.core.effects import (
     DecodeIcons,
     DiscardSound,
     DrawWaveform,
+    DropRenders,
     Effect,
     Exit,
     FetchSound,
@@ -38,8 +40,10 @@ from cueboard.core.effects import (
     Log,
     Notice,
     ReadFile,
+    RenderSound,
     Scan,
     Send,
+    TouchRender,
     Wake,
     Watch,
     WriteFile,
@@ -51,6 +55,7 @@ from vxp.client import Answered, HostEvent, Incoming, RequestFailed
 from .failures import failure_of
 from .imports import Downloads
 from .outbox import Outbox
+from .renders import RenderCache, render_folder
 from .workers import Workers
 
 log = logging.getLogger("cueboard")
@@ -77,8 +82,12 @@ class CountedTasks:
 
 
 class Shell:
-    def __init__(self, core: CueboardCore) -> None:
+    def __init__(self, core: CueboardCore, data_home: Path | None = None) -> None:
+        """``data_home``: where Cueboard keeps its own files (the rendered sounds); none for
+        a shell that renders nothing."""
         self.core = core
+        folder = render_folder(data_home) if data_home is not None else None
+        self.renders = RenderCache(folder, self.feed) if folder is not None else None
         self.client: vxp.Client | None = None
         self.exit_code: int | None = None
         self.workers = Workers(self.feed)
@@ -163,6 +172,9 @@ class Shell:
                     | DiscardSound()
                     | WriteFile()
                     | ReadFile()
+                    | RenderSound()
+                    | DropRenders()
+                    | TouchRender()
                 ):
                     if tg is not None:
                         self._start_job(tg, effect)
@@ -174,7 +186,16 @@ class Shell:
     def _start_job(
         self,
         tg: CountedTasks,
-        job: Scan | DecodeIcons | DrawWaveform | FetchSound | DiscardSound | WriteFile | ReadFile,
+        job: Scan
+        | DecodeIcons
+        | DrawWaveform
+        | FetchSound
+        | DiscardSound
+        | WriteFile
+        | ReadFile
+        | RenderSound
+        | DropRenders
+        | TouchRender,
     ) -> None:
         """A job for a worker or a file, in the connection's task group."""
         match job:
@@ -192,6 +213,15 @@ class Shell:
                 tg.start_soon(files.write_file, job, self.feed)
             case ReadFile():
                 tg.start_soon(files.read_file, job, self.feed)
+            case RenderSound():
+                if self.renders is not None:
+                    tg.start_soon(self.renders.render, job)
+            case DropRenders():
+                if self.renders is not None:
+                    tg.start_soon(self.renders.drop, job)
+            case TouchRender():
+                if self.renders is not None:
+                    tg.start_soon(self.renders.touch, job)
             case _:
                 assert_never(job)
 

@@ -27,6 +27,7 @@ from vxp.models.events import EVENT_SINCE
 from vxp.version import Version
 
 from . import errors as E
+from .checks import REJECT_IDS, check_request, hello_refusal, parse_hello, rpc_check_id
 from .config import HostConfig
 from .endings import hung_up, shut
 from .errors import DomainErr, RpcError
@@ -267,7 +268,7 @@ class Connection:
         if type(rid) is not int or rid < 0:
             rid = None
         try:
-            method, params = self._check_request(frame)
+            method, params = check_request(frame)
             if self.state == "await_hello":
                 if method != "hello":
                     host.violation("E-11", f"{method} before a valid hello: disconnecting")
@@ -284,7 +285,7 @@ class Connection:
             for watcher in list(host.on_request):
                 watcher(method, params)
         except RpcError as exc:
-            host.violation(_rpc_check_id(exc.code), exc.message)
+            host.violation(rpc_check_id(exc.code), exc.message)
             await self._error(rid, exc.code, exc.message)
             return
         op = params.get("op") if isinstance(params, dict) else None
@@ -306,7 +307,7 @@ class Connection:
         try:
             result = await self._dispatch(method, params)
         except RpcError as exc:
-            self.host.violation(_rpc_check_id(exc.code), exc.message)
+            self.host.violation(rpc_check_id(exc.code), exc.message)
             error = {"code": exc.code, "message": exc.message}
             return {"jsonrpc": "2.0", "id": rid, "error": error}
         except DomainErr as exc:
@@ -334,24 +335,6 @@ class Connection:
         await anyio.sleep(verdict.delay_s)
         await self._deliver(verdict, response, callbacks)
 
-    def _check_request(self, frame: Any) -> tuple[str, Any]:
-        if isinstance(frame, list):
-            raise RpcError(E.INVALID_REQUEST, "batches are rejected (T-8)")
-        if not isinstance(frame, dict):
-            raise RpcError(E.INVALID_REQUEST, "a frame must be a JSON object (T-7)")
-        if frame.get("jsonrpc") != "2.0":
-            raise RpcError(E.INVALID_REQUEST, 'jsonrpc must be "2.0"')
-        method = frame.get("method")
-        if not isinstance(method, str):
-            raise RpcError(E.INVALID_REQUEST, "a request needs a method")
-        rid = frame.get("id")
-        if type(rid) is not int or rid < 0:
-            raise RpcError(
-                E.INVALID_REQUEST,
-                "a request id is an unsigned integer (T-11, docs/protocol-notes.md#r17)",
-            )
-        return method, frame.get("params")
-
     async def _dispatch(self, method: str, params: Any) -> dict[str, Any]:
         host = self.host
         ns = host.namespaces.get(method)
@@ -376,39 +359,13 @@ class Connection:
     async def _hello(self, rid: Any, params: Any) -> None:
         host = self.host
         cfg = host.config
-        if not isinstance(params, dict):
-            raise RpcError(E.INVALID_PARAMS, "hello params must be {id, vxp_version, token}")
-        ext_id, version, token = params.get("id"), params.get("vxp_version"), params.get("token")
-        if not (isinstance(ext_id, str) and isinstance(version, str) and isinstance(token, str)):
-            raise RpcError(E.INVALID_PARAMS, "hello params must be {id, vxp_version, token}")
-        try:
-            client = Version.parse(version)
-        except ValueError:
-            raise RpcError(E.INVALID_PARAMS, "vxp_version must be major.minor (H-5)") from None
-        code = message = None
-        forced = token == cfg.token and ext_id == cfg.ext_id and host.hook.rejection()
-        if forced:
-            code, message = forced, "refused by vrosdev --reject"
-        elif token != cfg.token:
-            code, message = "bad_token", "the token does not match this launch"
-        elif ext_id != cfg.ext_id:
-            code, message = "wrong_id", f"this endpoint is for {cfg.ext_id}"
-        elif client.major < host.version.major - 1 or client.major > host.version.major:
-            code = "version_unsupported"
-            message = f"host speaks {host.version} (N and N-1 majors)"
-        elif (live := host.connection) is not None and live is not self and not live.peer_gone():
-            code, message = "already_connected", "this extension is already connected"
-        if code is not None:
-            if not forced:
-                host.violation(_REJECT_IDS[code], f"hello rejected: {code}")
-            await self.send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": rid,
-                    "result": {"result": "rejected", "code": code, "message": message},
-                },
-                plain=True,
-            )
+        ext_id, client, token = parse_hello(params)
+        refusal = hello_refusal(host, self, ext_id, client, token)
+        if refusal is not None:
+            if not refusal.forced:
+                host.violation(REJECT_IDS[refusal.code], f"hello rejected: {refusal.code}")
+            result = {"result": "rejected", "code": refusal.code, "message": refusal.message}
+            await self.send({"jsonrpc": "2.0", "id": rid, "result": result}, plain=True)
             await self.close()
             return
         if (gone := host.connection) is not None and gone is not self:
@@ -429,22 +386,3 @@ class Connection:
             welcome["content_root"] = cfg.content_root
         await self.send({"jsonrpc": "2.0", "id": rid, "result": welcome}, plain=True)
         host.ready.set()
-
-
-_REJECT_IDS = {
-    "bad_token": "H-13",
-    "wrong_id": "H-14",
-    "version_unsupported": "H-15",
-    "already_connected": "H-16",
-}
-
-
-def _rpc_check_id(code: int) -> str:
-    return {
-        E.PARSE_ERROR: "E-5",
-        E.INVALID_REQUEST: "E-6",
-        E.METHOD_NOT_FOUND: "E-7",
-        E.INVALID_PARAMS: "E-8",
-        E.CAPABILITY_DENIED: "E-10",
-        E.BEFORE_HELLO: "E-11",
-    }.get(code, "E-9")

@@ -22,6 +22,7 @@ from cueboard.core.effects import (
     DecodeIcons,
     DiscardSound,
     DrawWaveform,
+    DropRenders,
     Effect,
     Exit,
     FetchSound,
@@ -29,8 +30,10 @@ from cueboard.core.effects import (
     Log,
     Notice,
     ReadFile,
+    RenderSound,
     Scan,
     Send,
+    TouchRender,
     Wake,
     Watch,
     WriteFile,
@@ -53,6 +56,7 @@ from cueboard.core.inputs import (
     WaveformDrawn,
 )
 from cueboard.core.library import Library, Sound
+from cueboard.core.render import SoundRendered
 from cueboard.runtime.catalogs import load_catalog
 from cueboard.workers.waveform import draw_waveform
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
@@ -73,6 +77,12 @@ def library(*names: str, root: Path = ROOT, icons: bool = False) -> Library:
         icon = rel.rsplit(".", 1)[0] + ".gif" if icons else None
         sounds.append(Sound(rel, file.rsplit(".", 1)[0], category, 1000, 1, icon=icon))
     return Library(root, sounds)
+
+
+def rendered(job: RenderSound, error: str | None = None) -> SoundRendered:
+    """What the runtime reports for a render: a file in the cache (or why not)."""
+    path = None if error else Path("/data/renders") / f"{job.rel}.{job.edit.token()}.flac"
+    return SoundRendered(job.rel, job.edit, job.fingerprint, path, error)
 
 
 def icon_of(rel: str) -> Decoded:
@@ -296,6 +306,8 @@ class Driver:
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
         self.events_first = False  # feed a reply's events before the reply itself
+        self.hold_renders = False  # keep RenderSound jobs in `renders` instead of answering
+        self.renders: list[RenderSound] = []
 
     def feed(self, item: Input) -> None:
         self.carry(self.core.handle(item, self.now))
@@ -339,6 +351,12 @@ class Driver:
                 case Exit(code=code):
                     self.exit = code
                 case Watch() | FetchSound() | CancelFetch() | DiscardSound():
+                    self.jobs.append(effect)
+                case RenderSound():
+                    self.renders.append(effect)
+                    if not self.hold_renders:
+                        queue += self.core.handle(rendered(effect), self.now)
+                case DropRenders() | TouchRender():
                     self.jobs.append(effect)
                 case WriteFile(path=path, text=text, purpose=purpose, request_id=rid):
                     self.files[path] = text

@@ -115,6 +115,31 @@ def test_a_change_reverted_before_sending_sends_nothing() -> None:
     assert model.pending("overlay") == []
 
 
+def test_an_update_after_a_set_of_the_same_prop_still_counts() -> None:
+    """A refresh repeats its values and :meth:`PropsModel.update` skips the ones it stored last;
+    a prop set by another route in between is the refresh's to set back."""
+    sent = Recorder()
+    model = sent.model()
+    model.update("overlay", {"page-name": "Memes"})
+    model.set("overlay", "page-name", "Loops")
+    model.update("overlay", {"page-name": "Memes"})
+    sent.carry(model.flush(0.0))
+    assert sent.shown("overlay")["page-name"] == {"t": "str", "v": "Memes"}
+    model.set_wire("overlay", "page-name", {"t": "str", "v": "Loops"})
+    model.update("overlay", {"page-name": "Memes"})
+    assert model.desired("overlay")["page-name"] == {"t": "str", "v": "Memes"}
+
+
+def test_an_invalid_update_stores_nothing_and_is_checked_again() -> None:
+    sent = Recorder()
+    model = sent.model()
+    with pytest.raises(WireError):
+        model.update("overlay", {"page-name": "Memes", "page-index": "one"})
+    assert "page-name" not in model.desired("overlay")
+    with pytest.raises(WireError):
+        model.update("overlay", {"page-name": "Memes", "page-index": "one"})
+
+
 def test_hidden_panel_gets_nothing_and_shown_gets_the_whole_difference() -> None:
     sent = Recorder()
     model = sent.model()

@@ -43,6 +43,7 @@ DASH_TAB = PanelContract(
         label("label-backup", "dash.backup", "Writes the backup file."),
         label("label-restore", "dash.restore", "Restores from the backup file."),
         label("label-favourite", "dash.favourite", "Per-sound favourite toggle."),
+        label("label-preview", "dash.preview", "Plays the sound as edited, to you alone."),
         label("label-fav-command", "dash.fav_command", "Caption of the favourite's command."),
         label("label-commands", "dash.commands", "Heading of the command list."),
         label("label-channels", "dash.channels", "Heading of the channel list."),
@@ -244,6 +245,12 @@ DASH_TAB = PanelContract(
             "Where the sound plays (persisted).",
         ),
         Callback("reset-sound-plays", (KEY,), "Its play count back to 0 (persisted)."),
+        Callback(
+            "preview-sound",
+            (KEY,),
+            "Play the sound as edited on the soundboard channel only (never the mic; not "
+            "published, not counted).",
+        ),
         Callback(
             "move-sound",
             (KEY, Arg("position", Wire.I64, "1-based place in its folder; kept within it.")),
