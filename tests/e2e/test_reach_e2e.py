@@ -89,9 +89,13 @@ def test_folder_commands_move_the_overlay_and_the_toast_names_where(tmp_path: Pa
             "hide overlay",
             "invoke play-slot-1",
             "sleep 0.4",
-            "invoke folder-jump-next",  # G, five on
+            "invoke folder-jump-next",  # G, five on (Recent and Most played lead the strip now)
             "sleep 0.4",
-            "invoke page-next",  # wraps to A, page 1
+            "invoke page-next",  # wraps to Recent (b1, played above)
+            "sleep 0.4",
+            "invoke page-next",  # Most played
+            "sleep 0.4",
+            "invoke page-next",  # A, page 1
             "sleep 0.4",
             "invoke page-next",  # A, page 2
             "sleep 0.4",
@@ -115,9 +119,11 @@ def test_folder_commands_move_the_overlay_and_the_toast_names_where(tmp_path: Pa
     assert [f["params"]["panel"] for f in run.sent("panel", "define")] == ["now-playing"]
     places = [t for t in _toasts(run) if t[1].startswith("Folder") or "favourites" in t[0]]
     assert places == [
-        ("G", "Folder 7 of 7"),
-        ("A · 1 / 2", "Folder 1 of 7"),
-        ("A · 2 / 2", "Folder 1 of 7"),
+        ("G", "Folder 9 of 9"),
+        ("Recent", "Folder 1 of 9"),
+        ("Most played", "Folder 2 of 9"),
+        ("A · 1 / 2", "Folder 3 of 9"),
+        ("A · 2 / 2", "Folder 3 of 9"),
         ("No favourites yet: the ☆ on a tile makes one.", ""),
     ]
     assert "B" in _overlay_names(run)

@@ -268,6 +268,7 @@ class CueboardCore:
     def _after(self, out: list[Effect], now: float) -> list[Effect]:
         """Notices go to the status line; what a play tells others goes out; a change
         schedules one refresh of the views; the exit waits for kv."""
+        self.board.sync_played()
         kept = self.screen.show_notices(out, now)
         if self.board.published:
             published, self.board.published = self.board.published, []
@@ -328,6 +329,8 @@ class CueboardCore:
         link.bus = tuple(granted.bus)
         link.content_root = c.welcome.content_root
         self.board.audio_granted = granted.audio
+        if c.unix_s is not None:
+            self.board.history.set_wall_clock(c.unix_s, now)
         self.host_facts = HostFacts(c.version, granted.media, granted.secrets, now)
         self.toast.connected()
         if self.board.status is not None and self.board.status.key == "status.reconnecting":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -26,13 +27,17 @@ from cueboard.core.contract import StatusLevel
 from .effects import Effect, Log, Notice, ReadFile, WriteFile
 from .inputs import FileRead, FileWritten
 from .link import HostLink
-from .prefs import MODES, Prefs, SoundPrefs
+from .prefs import MODES, TARGETS, Prefs, SoundPrefs
 
 __all__ = [
     "BACKUP_NAME",
+    "EDIT_MS_MAX",
     "FORMAT",
+    "PLAYS_MAX",
+    "UNIX_MAX",
     "VERSION",
     "Backup",
+    "edit_problem",
 ]
 
 BACKUP_NAME = "cueboard-backup.json"
@@ -40,6 +45,12 @@ FORMAT = "cueboard-backup"
 VERSION = 1
 UNMATCHED_LISTED = 100  # in a bus reply; the count is always whole
 EXPORT, IMPORT = "backup.export", "backup.import"
+# What a backup or a bus message may set: a trim point or a fade (ms) within a day, a count and
+# a Unix time far beyond any real one, so that a typo is refused rather than stored.
+EDIT_MS_MAX = 24 * 3600 * 1000
+PLAYS_MAX = 10**9
+UNIX_MAX = 2**33  # the year 2242
+MIN_TRIMMED_MS = 10  # the shortest trimmed sound, as the dash-tab's editor keeps it
 
 
 class DeckBackup(Protocol):
@@ -148,7 +159,10 @@ class Backup:
             before = prefs.get(rel).favourite
             out += prefs.update(
                 rel, now, gain=wanted.gain, mic_gain=wanted.mic_gain, mode=wanted.mode,
-                order=wanted.order, favourite=before or favourite,
+                order=wanted.order, favourite=before or favourite, targets=wanted.targets,
+                trim_start_ms=wanted.trim_start_ms, trim_end_ms=wanted.trim_end_ms,
+                fade_in_ms=wanted.fade_in_ms, fade_out_ms=wanted.fade_out_ms,
+                plays=wanted.plays, last_played=wanted.last_played,
             )  # fmt: skip
             if before is None and favourite is not None and self._link.connected:
                 name = favourite_command(favourite)
@@ -209,7 +223,44 @@ def _sound_entry(prefs: SoundPrefs) -> dict[str, Any]:
         entry["favourite"] = prefs.favourite
     if prefs.order is not None:
         entry["order"] = prefs.order
+    for name, value in _edit_fields(prefs).items():
+        if value != getattr(SoundPrefs(), name):
+            entry[name] = value
     return entry
+
+
+def edit_problem(prefs: SoundPrefs, duration_ms: int | None) -> str | None:
+    """Why a trim and fades cannot play as set ("field: rule"), or None. The end is within the
+    sound when its length is known, the start before the end by :data:`MIN_TRIMMED_MS`, and
+    the two fades together within the trimmed length."""
+    start, end = prefs.trim_start_ms, prefs.trim_end_ms
+    if end is not None and duration_ms is not None and end > duration_ms:
+        return "trim_end_ms: past the end of the sound"
+    last = end if end is not None else duration_ms
+    if last is None:  # an untrimmed end of a sound not loaded yet: the render checks it
+        return None
+    if last - start < MIN_TRIMMED_MS:
+        return f"trim_start_ms: must stay {MIN_TRIMMED_MS} ms before the end"
+    if prefs.fade_in_ms + prefs.fade_out_ms > last - start:
+        return "fade_in_ms: the fades together are longer than the trimmed sound"
+    return None
+
+
+def _edit_fields(prefs: SoundPrefs) -> dict[str, Any]:
+    return {
+        "targets": prefs.targets,
+        "trim_start_ms": prefs.trim_start_ms,
+        "trim_end_ms": prefs.trim_end_ms,
+        "fade_in_ms": prefs.fade_in_ms,
+        "fade_out_ms": prefs.fade_out_ms,
+        "plays": prefs.plays,
+        "last_played": prefs.last_played,
+    }
+
+
+def _count(value: Any, high: int) -> int | None:
+    """A whole number in 0..``high`` (never a bool), else None."""
+    return value if type(value) is int and 0 <= value <= high else None
 
 
 def _prefs_of(entry: Any) -> SoundPrefs:
@@ -225,4 +276,19 @@ def _prefs_of(entry: Any) -> SoundPrefs:
         "f": data.get("favourite"),
         "o": data.get("order"),
     }
-    return SoundPrefs.from_record({k: v for k, v in record.items() if v is not None})
+    base = SoundPrefs.from_record({k: v for k, v in record.items() if v is not None})
+    targets = data.get("targets")
+    edited = replace(
+        base,
+        targets=targets if targets in TARGETS else "both",
+        trim_start_ms=_count(data.get("trim_start_ms"), EDIT_MS_MAX) or 0,
+        trim_end_ms=_count(data.get("trim_end_ms"), EDIT_MS_MAX),
+        fade_in_ms=_count(data.get("fade_in_ms"), EDIT_MS_MAX) or 0,
+        fade_out_ms=_count(data.get("fade_out_ms"), EDIT_MS_MAX) or 0,
+        plays=_count(data.get("plays"), PLAYS_MAX) or 0,
+        last_played=_count(data.get("last_played"), UNIX_MAX),
+    )
+    if edit_problem(edited, None) is None:
+        return edited
+    # A trim or fades that cannot play (an edited file): the sound plays whole, as before.
+    return replace(edited, trim_start_ms=0, trim_end_ms=None, fade_in_ms=0, fade_out_ms=0)

@@ -5,10 +5,11 @@ The overlay and the dash-tab each have a :class:`Browser`, so a search typed in 
 the other into its results. A browser keeps its folder and page while it searches: clearing the
 search goes back there, not to page 1.
 
-The :class:`Shelf` is the library as places to go: the favourites first (when there are any),
-then every folder in the library's order, each split into pages of :data:`PAGE_SIZE`. Paging
-runs through a folder's pages, then on into the next folder, and wraps at the end, the same for
-the ‹ › buttons and for the ``page-next``/``page-prev`` commands. Search is one flat list ranked
+The :class:`Shelf` is the library as places to go: the favourites first, then "Recent" and "Most
+played" (:mod:`.played`; each only when it has sounds), then every folder in the library's
+order, each split into pages of :data:`PAGE_SIZE`. Paging runs through a folder's pages, then on
+into the next folder, and wraps at the end, the same for the ‹ › buttons and for the
+``page-next``/``page-prev`` commands. Search is one flat list ranked
 by :mod:`.search`, paged the same way.
 
 The controller also steps along the strip itself: one place, :data:`FOLDER_JUMP` places, or to
@@ -28,9 +29,22 @@ from cueboard.core.library import Library, Sound, natural_key
 from .ordering import OrderOf, ordered
 from .search import PAGE_SIZE, Index, entries_of, page_count, search
 
-__all__ = ["FAVOURITES", "FOLDER_JUMP", "FOLDER_KEY", "Browser", "Folder", "Shelf", "View"]
+__all__ = [
+    "FAVOURITES",
+    "FOLDER_JUMP",
+    "FOLDER_KEY",
+    "MOST_PLAYED",
+    "RECENT",
+    "Browser",
+    "Folder",
+    "Shelf",
+    "View",
+]
 
 FAVOURITES = "*"  # the favourites' folder key; a library folder's is "c:" + its path
+RECENT = "*recent"  # the last sounds played, newest first
+MOST_PLAYED = "*most"  # the sounds played most
+HEAD = (FAVOURITES, RECENT, MOST_PLAYED)  # the places before the library's folders
 FOLDER_KEY = "c:"  # a library folder's key is this and its path
 _HITS_KEPT = 4  # one query per panel, and a little room
 FOLDER_JUMP = 5  # places a jump skips: about the square root of a 40-folder strip
@@ -39,7 +53,7 @@ FOLDER_JUMP = 5  # places a jump skips: about the square root of a 40-folder str
 @dataclass(frozen=True, slots=True)
 class Folder:
     key: str
-    category: str | None  # its path in the library; None for the favourites
+    category: str | None  # its path in the library; None for the places of HEAD
     sounds: tuple[Sound, ...]
 
     @property
@@ -63,6 +77,7 @@ class Shelf:
         self._index: Index | None = None
         self._hits: dict[str, list[Sound]] = {}
         self._favourites: tuple[str, ...] = ()
+        self._played: tuple[tuple[Sound, ...], tuple[Sound, ...]] = ((), ())
         self.folders: tuple[Folder, ...] = ()
         self._starts: list[int] = []
         self._place(())
@@ -90,9 +105,23 @@ class Shelf:
         if tuple(s.rel_path for s in found) != self._favourites:
             self._place(found)
 
+    def set_played(self, recent: Iterable[str], most: Iterable[str]) -> None:
+        """The Recent and Most played places (rel paths in their order; a sound no longer in
+        the library is left out)."""
+        by_path = self.library.by_path
+        played = (
+            tuple(by_path[r] for r in recent if r in by_path),
+            tuple(by_path[r] for r in most if r in by_path),
+        )
+        if played != self._played:
+            self._played = played
+            self._place([by_path[r] for r in self._favourites])
+
     def _place(self, favourites: Sequence[Sound]) -> None:
         self._favourites = tuple(s.rel_path for s in favourites)
-        head = (Folder(FAVOURITES, None, tuple(favourites)),) if favourites else ()
+        recent, most = self._played
+        places = ((FAVOURITES, tuple(favourites)), (RECENT, recent), (MOST_PLAYED, most))
+        head = tuple(Folder(key, None, sounds) for key, sounds in places if sounds)
         self.folders = head + self._categories
         self._starts = []
         total = 0
@@ -103,8 +132,9 @@ class Shelf:
 
     @property
     def first(self) -> int:
-        """Where a browser starts: the library's first folder, after the favourites."""
-        return 1 if len(self.folders) > 1 and self.folders[0].key == FAVOURITES else 0
+        """Where a browser starts: the library's first folder, after the favourites, Recent and
+        Most played (or the first of those when the library has no folder)."""
+        return next((i for i, f in enumerate(self.folders) if f.key not in HEAD), 0)
 
     def find(self, key: str) -> int | None:
         return next((i for i, f in enumerate(self.folders) if f.key == key), None)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from vxp.models import bus
 
-from .backup import Backup
+from .backup import EDIT_MS_MAX, PLAYS_MAX, UNIX_MAX, Backup, edit_problem
 from .effects import CountTasks, Effect, Log
 from .library import Library
 from .link import HostLink
@@ -33,6 +34,7 @@ LIST_PAGE_SIZE = 100
 
 type Pct = Annotated[int, Field(ge=0, le=100, strict=True)]
 type Mode = Literal["mix", "toggle", "stop_others", "loop"]
+type Ms = Annotated[int, Field(ge=0, le=EDIT_MS_MAX, strict=True)]
 type RequestId = Annotated[str, Field(max_length=128)] | Annotated[int, Field(strict=True)]
 
 
@@ -71,12 +73,20 @@ class AnyRequest(_Request):
 
 class SetRequest(_Request):
     """Only the fields given change: ``mode: "default"`` follows the global setting again,
-    ``mic_gain: null`` links the mic gain to ``gain`` again."""
+    ``mic_gain: null`` links the mic gain to ``gain`` again, ``trim_end_ms: null`` plays to
+    the sound's end, ``plays: 0`` with ``last_played: null`` resets the count."""
 
     path: str
     gain: Pct | None = None
     mic_gain: Pct | None = None
     mode: Mode | Literal["default"] | None = None
+    targets: Literal["both", "me", "mic"] | None = None
+    trim_start_ms: Ms | None = None
+    trim_end_ms: Ms | None = None
+    fade_in_ms: Ms | None = None
+    fade_out_ms: Ms | None = None
+    plays: Annotated[int, Field(ge=0, le=PLAYS_MAX, strict=True)] | None = None
+    last_played: Annotated[int, Field(ge=0, le=UNIX_MAX, strict=True)] | None = None
 
 
 class BackupRequest(_Request):
@@ -230,13 +240,37 @@ class BusApi:
             changes["mic_gain"] = req.mic_gain
         if "mode" in given and req.mode is not None:
             changes["mode"] = None if req.mode == "default" else req.mode
+        for name in _NULLABLE:  # null means "none": the sound's end, never played
+            if name in given:
+                changes[name] = getattr(req, name)
+        for name in _GIVEN_ONLY:
+            if name in given and getattr(req, name) is not None:
+                changes[name] = getattr(req, name)
+        if changes.keys() & _EDIT:  # the trim and fades as they would be, checked whole
+            edited = replace(prefs.get(req.path), **changes)
+            problem = edit_problem(edited, board.states[req.path].duration_ms)
+            if problem is not None:
+                return self._refuse("set", req.request_id, "invalid", problem)
         out = prefs.update(req.path, now, **changes) if changes else []
         self._changed()
-        own = prefs.get(req.path)
-        reply = {"path": req.path, "gain": own.gain, "mic_gain": own.own_mic_gain}
-        reply |= {"linked": own.mic_gain is None, "mode": board.mode_of(req.path)}
-        board.published.append(("sound", _with_id(reply, req.request_id)))
+        board.published.append(("sound", _with_id(self._sound_row(req.path), req.request_id)))
         return out
+
+    def _sound_row(self, rel: str) -> dict[str, Any]:
+        """A sound's own settings, as ``sound`` and ``sounds`` report them."""
+        own = self._prefs.get(rel)
+        row: dict[str, Any] = {"path": rel, "gain": own.gain, "mic_gain": own.own_mic_gain}
+        row |= {"linked": own.mic_gain is None, "mode": self._board.mode_of(rel)}
+        row |= {
+            "targets": own.targets,
+            "trim_start_ms": own.trim_start_ms,
+            "trim_end_ms": own.trim_end_ms,
+            "fade_in_ms": own.fade_in_ms,
+            "fade_out_ms": own.fade_out_ms,
+            "plays": own.plays,
+            "last_played": own.last_played,
+        }
+        return row
 
     def _list(self, request: Any, now: float) -> list[Effect]:
         req: ListRequest = request
@@ -250,12 +284,12 @@ class BusApi:
             st = board.states.get(sound.rel_path)
             rows.append(
                 {
-                    "path": sound.rel_path,
                     "name": sound.name,
                     "folder": sound.category,
                     "duration_ms": st.duration_ms if st is not None else None,
                     "favourite": favourite_of.get(sound.rel_path),
                 }
+                | self._sound_row(sound.rel_path)
             )
         reply = {"page": req.page, "pages": pages, "total": len(sounds), "sounds": rows}
         board.published.append(("sounds", _with_id(reply, req.request_id)))
@@ -273,6 +307,11 @@ class BusApi:
         self._board.published.append(("error", reply))
         self._changed()
         return [Log(logging.INFO, f"bus cmd.{verb} refused: {code}")]
+
+
+_EDIT = frozenset({"trim_start_ms", "trim_end_ms", "fade_in_ms", "fade_out_ms"})
+_NULLABLE = ("trim_end_ms", "last_played")
+_GIVEN_ONLY = ("targets", "trim_start_ms", "fade_in_ms", "fade_out_ms", "plays")
 
 
 def _with_id(reply: dict[str, Any], request_id: str | int | None) -> dict[str, Any]:

@@ -317,19 +317,18 @@ class Controls:
         self, key: str, field: int, ms: int, now: float, *, length: int | None = None
     ) -> list[Effect]:
         """One of the editor's trim and fade rows (core/editor.py keeps it playable); ``length``
-        stands in for the sound's while the host has not said it (not loaded yet)."""
-        st = self._board.states.get(key)
-        if st is None:
+        is the source file's, in ms (None while not known: an edited sound's loaded length is
+        its render's, not the file's)."""
+        if key not in self._board.states:
             return []
-        changes = field_changes(self._prefs.get(key), st.duration_ms or length, field, ms)
+        changes = field_changes(self._prefs.get(key), length, field, ms)
         return self.edit(key, now, **changes) if changes else []
 
     def trim_at(self, key: str, ms: int, now: float, *, length: int | None = None) -> list[Effect]:
         """A touch on the waveform: the nearer of start and end moves there."""
-        st = self._board.states.get(key)
-        if st is None:
+        if key not in self._board.states:
             return []
-        changes = nearest_trim_changes(self._prefs.get(key), st.duration_ms or length, ms)
+        changes = nearest_trim_changes(self._prefs.get(key), length, ms)
         return self.edit(key, now, **changes) if changes else []
 
     def set_targets(self, key: str, index: int, now: float) -> list[Effect]:

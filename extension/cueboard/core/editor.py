@@ -10,6 +10,7 @@ here, where a test can reach them, and an edit that changes nothing writes nothi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .i18n import Catalog, msgid
@@ -119,6 +120,7 @@ class EditorValues:
     duration_ms: int
     targets: int
     plays: str
+    waveform: tuple[str, ...] = ()  # its tiles' asset keys, once put
 
     def props(self) -> dict[str, object]:
         return {
@@ -126,13 +128,16 @@ class EditorValues:
             "selected-duration-ms": self.duration_ms,
             "selected-targets": self.targets,
             "selected-plays": self.plays,
+            "selected-waveform": list(self.waveform),
         }
 
 
 NO_EDITOR = EditorValues([], 0, 0, "")
 
 
-def editor_values(cat: Catalog, prefs: SoundPrefs, duration_ms: int | None) -> EditorValues:
+def editor_values(
+    cat: Catalog, prefs: SoundPrefs, duration_ms: int | None, waveform: Sequence[str] = ()
+) -> EditorValues:
     """Each row's label, value and text; an end not set shows the sound's end (or says so,
     while its length is not known yet)."""
     end = _end(prefs, duration_ms)
@@ -148,4 +153,5 @@ def editor_values(cat: Catalog, prefs: SoundPrefs, duration_ms: int | None) -> E
         duration_ms=duration_ms or 0,
         targets=TARGETS.index(prefs.targets),
         plays=cat.t("dash.plays", count=prefs.plays),
+        waveform=tuple(waveform),
     )

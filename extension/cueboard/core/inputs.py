@@ -132,6 +132,9 @@ class Connected:
     ext_id: str
     version: Version  # the host's
     catalog: Catalog
+    # The Unix time when it connected (the core has no clock of its own: a play's time is this
+    # plus the monotonic clock's progress since). None: plays are counted without a time.
+    unix_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cueboard.core.contract import SLOTS_PER_PAGE, SlotState
+from cueboard.core.contract import SLOTS_PER_PAGE, SlotState, TargetMark
 from cueboard.core.i18n import Catalog
+
+from .sound_state import Targets
 
 # Tiles without an icon name this asset: an [image] prop has one entry per tile, and only keys
 # uploaded with `assets` are valid (AST-16). Upload blank_icon_asset() once per connection, and
@@ -50,6 +52,7 @@ class Tile:
     icon_key: str | None = None
     mode: int = 0  # PlayMode: its own play mode, 0 for none
     note: str = ""  # localised: its folder while searching, or a favourite's command
+    target: int = 0  # TargetMark: where it plays, 0 for both
 
 
 def format_duration(seconds: float | None) -> str:
@@ -75,6 +78,7 @@ def grid_values(tiles: Sequence[Tile], *, blank: bool = True) -> dict[str, Any]:
             t.icon_key is not None,
             t.mode,
             t.note,
+            t.target,
         )
         for t in tiles
     ]
@@ -103,11 +107,50 @@ def blank_icon_asset() -> dict[str, Any]:
 # -- localised words --------------------------------------------------------------------------
 
 
-def channels_text(catalog: Catalog, soundboard_pct: int, mic_pct: int | None) -> str:
-    """Where a sound plays and how loud: `Soundboard 80% · Mic 40%`."""
+def channels_text(catalog: Catalog, soundboard_pct: int | None, mic_pct: int | None) -> str:
+    """Where a sound plays and how loud: `Soundboard 80% · Mic 40%`, or one of them."""
+    if soundboard_pct is None:
+        return catalog.t("play.targets_mic", mic=mic_pct or 0)
     if mic_pct is None:
         return catalog.t("play.targets_soundboard", soundboard=soundboard_pct)
     return catalog.t("play.targets_both", soundboard=soundboard_pct, mic=mic_pct)
+
+
+def target_mark(targets: str, mic_enabled: bool) -> TargetMark:
+    """A sound's own targets as its tile marks them; a mic-only sound while the mic is off is
+    marked as one that cannot play."""
+    match targets:
+        case "me":
+            return TargetMark.ONLY_ME
+        case "mic":
+            return TargetMark.ONLY_MIC if mic_enabled else TargetMark.MIC_OFF
+        case _:
+            return TargetMark.BOTH
+
+
+def played_mark(channels: Targets, targets: str) -> TargetMark:
+    """Where a play went, as its now-playing row marks it: the channels it was sent to (the
+    sound's targets may have changed since), "only me" only when the sound asked for it (a
+    sound for both plays on the soundboard channel alone while the mic is off)."""
+    sent = {channel for channel, _ in channels}
+    if "soundboard" not in sent:
+        return TargetMark.ONLY_MIC
+    if "mic" not in sent and targets == "me":
+        return TargetMark.ONLY_ME
+    return TargetMark.BOTH
+
+
+def played_text(catalog: Catalog, channels: Targets, targets: str) -> str:
+    """A play's channels and gains, after the words of its mark ("Only me · Soundboard 80%")."""
+    gains = dict(channels)
+    text = channels_text(catalog, gains.get("soundboard"), gains.get("mic"))
+    match played_mark(channels, targets):
+        case TargetMark.ONLY_ME:
+            return catalog.t("play.only", target=catalog.t("grid.target_me"), channels=text)
+        case TargetMark.ONLY_MIC | TargetMark.MIC_OFF:
+            return catalog.t("play.only", target=catalog.t("grid.target_mic"), channels=text)
+        case TargetMark.BOTH:
+            return text
 
 
 __all__ = [
@@ -120,4 +163,7 @@ __all__ = [
     "grid_values",
     "icon_keys",
     "page_of",
+    "played_mark",
+    "played_text",
+    "target_mark",
 ]

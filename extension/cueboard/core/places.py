@@ -16,7 +16,7 @@ from cueboard.core.contract import MAX_FOLDERS
 from cueboard.core.i18n import Catalog
 from cueboard.core.library import Sound
 
-from .browse import FAVOURITES, Folder, Shelf, View
+from .browse import FAVOURITES, MOST_PLAYED, RECENT, Folder, Shelf, View
 from .names import shorten
 
 __all__ = [
@@ -96,6 +96,10 @@ def playing_name(name: str) -> str:
 def folder_name(cat: Catalog, folder: Folder, shelf: Shelf) -> str:
     if folder.key == FAVOURITES:
         return cat.t("grid.favourites")
+    if folder.key == RECENT:
+        return cat.t("grid.recent")
+    if folder.key == MOST_PLAYED:
+        return cat.t("grid.most_played")
     if folder.category:
         return folder.category
     # Sounds loose in the sounds folder itself: it is named as the user named it.

@@ -67,6 +67,8 @@ class Prefs:
         self.loaded = False
         self.loading = False
         self.over_quota = False
+        # Told when a record's play count or last-played time changed, with the record before.
+        self.counts_changed: Callable[[str, SoundPrefs], None] | None = None
         # Told when a field the rendered file depends on changes: it renders and loads again.
         self.edited: Callable[[str, float], list[Effect]] | None = None
 
@@ -178,6 +180,8 @@ class Prefs:
     def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]:
         before = self.get(rel_path)
         self.prefs[rel_path] = after = replace(before, **changes)
+        if self.counts_changed is not None and ("plays" in changes or "last_played" in changes):
+            self.counts_changed(rel_path, before)
         self._from_legacy.discard(rel_path)
         self._dirty.add(folder_of(rel_path)[0])
         self._measure.add(folder_of(rel_path)[0])

@@ -23,7 +23,7 @@ from .icons import IconsModel
 from .inputs import IconsDecoded, WaveformDrawn
 from .link import HostLink
 from .outcomes import Outcome
-from .overlay import channels_text
+from .overlay import played_text
 from .panels import Handler
 from .places import PLAYING_COLUMNS, header, playing_name
 from .props import PropsModel
@@ -33,7 +33,7 @@ from .soundboard import EMPTY_SLOT
 from .toast import Toast
 from .tracker import Tracker
 from .views import ViewedBoard, dash_values, overlay_values, usage_values
-from .waveform import WaveformModel, WaveWanted, edit_of
+from .waveform import UNEDITED, WaveformModel, WaveWanted, edit_of
 
 __all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
 
@@ -223,9 +223,8 @@ class Screen:
         playing = self._board.playing.get(rel)
         channels = ""
         if playing is not None and self._link.catalog is not None:
-            gains = dict(playing.channels)
-            soundboard, mic = gains.get("soundboard", 0), gains.get("mic")
-            channels = channels_text(self._link.catalog, soundboard, mic)
+            own = self._board.prefs.get(rel).targets
+            channels = played_text(self._link.catalog, playing.channels, own)
         icon, blank = self._icons.shown.get(rel), self._icons.blank_ok
         out = self.toast.show(playing_name(name), now, channels=channels, icon=icon, blank=blank)
         if self._status_at is None:
@@ -292,11 +291,13 @@ class Screen:
         }
 
     def length_of(self, key: str) -> int | None:
-        """A sound's length: the host's once loaded, else its file's, read for its waveform."""
+        """A sound's file's length: as read for its waveform, else the host's once it loaded
+        the file itself (an edited sound loads its render, whose length is the edit's)."""
+        known = self.waveform.length_of(key)
         st = self._board.states.get(key)
-        if st is not None and st.duration_ms is not None:
-            return st.duration_ms
-        return self.waveform.length_of(key)
+        if known is not None or st is None or edit_of(self._prefs.get(key)) != UNEDITED:
+            return known
+        return st.duration_ms
 
     def on_drawn(self, item: IconsDecoded | WaveformDrawn, now: float) -> list[Effect]:
         """What a worker drew for the panels: the grid's icons, or the editor's waveform."""

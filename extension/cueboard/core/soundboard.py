@@ -30,10 +30,12 @@ from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
 from .pacing import Pacer
+from .played import PlayHistory
 from .policy import Action, load_verdict
-from .prefs import Prefs
+from .prefs import Prefs, SoundPrefs
 from .reasons import load_failed
 from .render import Renders
+from .routing import mic_off, mic_off_notice, targets_for
 from .sound_state import Playing, PressOptions, SoundState, Targets
 from .tracker import Outcome, Tracker, notice_for
 
@@ -66,6 +68,8 @@ class Soundboard:
         self.published: list[tuple[str, dict[str, Any]]] = []  # bus messages to publish
         self._plays: dict[Hashable, Prepared] = {}
         self.pacer: Pacer[PressOptions | None] = Pacer()  # a person's presses, per sound
+        self.history = PlayHistory(prefs.prefs)  # counts, Recent and Most played
+        prefs.counts_changed = self._counts_changed
         self.renders = Renders()  # which rendered file stands for an edited sound
 
     # -- library --------------------------------------------------------------------------
@@ -94,6 +98,7 @@ class Soundboard:
         self.library = library
         self.shelf = Shelf(library, self.order_of)
         self.shelf.set_favourites(self.prefs.favourites().values())
+        self.shelf.set_played(self.history.recent, self.history.most)
         self.changed = True
         return changed
 
@@ -162,9 +167,26 @@ class Soundboard:
         return sounds.index(rel), len(sounds)
 
     def prefs_loaded(self) -> None:
-        """The stored order and favourites arrived after the scan: place the folders again."""
+        """The stored order, favourites and counts arrived after the scan: place the folders
+        again."""
+        self.history.rebuild()
         self.shelf = Shelf(self.library, self.order_of)
+        self.shelf.set_played(self.history.recent, self.history.most)
         self.favourites_changed()
+
+    def _counts_changed(self, rel: str, before: SoundPrefs) -> None:
+        """Recent and Most played follow every change of a count (a play, a reset, a restore):
+        at once, or by :meth:`sync_played` when they are to be built again."""
+        self.history.changed(rel, before)
+        if not self.history.stale:
+            self.shelf.set_played(self.history.recent, self.history.most)
+        self.changed = True
+
+    def sync_played(self) -> None:
+        """Build Recent and Most played again if a count went down (once an input is handled)."""
+        if self.history.stale:
+            self.history.rebuild()
+            self.shelf.set_played(self.history.recent, self.history.most)
 
     def favourites_changed(self) -> None:
         """The favourites' folder follows the preferences."""
@@ -198,16 +220,8 @@ class Soundboard:
         return own if own is not None else MODE_OF_OVERLAP.get(self.settings.overlap, "mix")
 
     def targets(self, rel: str, once: PressOptions | None = None) -> Targets:
-        """Each channel at its global gain x the sound's own gain for it (0-100 ints); the
-        mic only while it is enabled."""
-        prefs = self.prefs.get(rel)
-        own = prefs.gain if once is None or once.gain is None else once.gain
-        own_mic = prefs.own_mic_gain if once is None or once.mic_gain is None else once.mic_gain
-        s = self.settings
-        board = ("soundboard", round(s.soundboard_gain * own / 100))
-        if s.mic_enabled:
-            return (board, ("mic", round(s.mic_gain * own_mic / 100)))
-        return (board,)
+        """Where a press sends it, at which gains (:mod:`.routing`)."""
+        return targets_for(self.prefs.get(rel), self.settings, once)
 
     def press(self, rel: str, now: float, once: PressOptions | None = None) -> list[Effect]:
         """A button, a bound command or a bus message asked for ``rel``. A press while it
@@ -216,6 +230,8 @@ class Soundboard:
         st = self.states.get(rel)
         if st is None:
             return []
+        if mic_off(self.prefs.get(rel), self.settings):  # it cannot play: say why
+            return [mic_off_notice(st.sound.name)]
         if not self.pacer.admit(rel, now):  # past the pace: goes out at the next free moment
             return self.pacer.hold(rel, once)
         stops_it = self.mode_of(rel, once) in ("toggle", "loop")
@@ -255,6 +271,8 @@ class Soundboard:
         mode = self.mode_of(rel, once)
         looping = mode == "loop"
         targets = self.targets(rel, once)
+        if not targets:  # mic-only, and the mic was switched off while it loaded
+            return [mic_off_notice(st.sound.name)]
         out: list[Effect] = []
         if mode == "stop_others":  # first, so the new sound starts alone
             for other in [r for r in self.playing if r != rel]:
@@ -317,7 +335,9 @@ class Soundboard:
         self.changed = True
         gains = ", ".join(f"{ch} {g}%" for ch, g in targets)
         said = Log(20, f"play {rel} -> {gains}{' (loop)' if looping else ''}")
-        return [said, *self.renders.played(rel, st.edit)]  # the cache evicts it last
+        self.history.playing(rel)  # counted here, where the host confirmed a play: not a preview
+        counted = self.prefs.update(rel, now, **self.history.counted(rel, now))
+        return [said, *self.renders.played(rel, st.edit), *counted]  # the cache evicts it last
 
     def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
         st = self.states.get(rel)

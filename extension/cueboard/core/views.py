@@ -24,7 +24,7 @@ from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .editor import NO_EDITOR, editor_values
 from .effects import Notice
-from .overlay import Tile, channels_text, format_duration, grid_values
+from .overlay import Tile, channels_text, format_duration, grid_values, played_mark, target_mark
 from .places import (
     mode_legend,
     place_values,
@@ -136,6 +136,9 @@ def overlay_values(
                 favourite=s.rel_path in commands,
                 icon_key=icons.get(s.rel_path),
                 mode=mode_number(board.prefs.get(s.rel_path).mode),
+                target=int(
+                    target_mark(board.prefs.get(s.rel_path).targets, board.settings.mic_enabled)
+                ),
                 note=tile_note(
                     cat,
                     folder=sound_folder_name(cat, s, board.shelf) if view.query else None,
@@ -187,23 +190,24 @@ def pressed_line(cat: Catalog, name: str, command: str | None) -> str:
 
 def playing_rows(
     board: ViewedBoard, cat: Catalog, now: float
-) -> list[tuple[str, str, str, bool, str, str]]:
+) -> list[tuple[str, str, str, bool, str, str, int]]:
     """Now playing, most recent first (the newest row is the one a person looks for), each with
-    its time: elapsed and remaining, or for a loop its place in the loop."""
-    rows: list[tuple[str, str, str, bool, str, str]] = []
+    its time: elapsed and remaining, or for a loop its place in the loop; and its target mark."""
+    rows: list[tuple[str, str, str, bool, str, str, int]] = []
     for rel, p in list(reversed(board.playing.items()))[:32]:
         st = board.states.get(rel)
-        gains = dict(p.channels)
+        own = board.prefs.get(rel).targets
         duration = st.duration_ms / 1000 if st is not None and st.duration_ms else None
         elapsed, remaining = play_times(now - p.started, duration, looping=p.looping)
         rows.append(
             (
                 rel,
                 playing_name(st.sound.name if st else rel),
-                channels_text(cat, gains.get("soundboard", 0), gains.get("mic")),
+                channels_text(cat, dict(p.channels).get("soundboard"), dict(p.channels).get("mic")),
                 p.looping,
                 elapsed,
                 remaining,
+                int(played_mark(p.channels, own)),
             )
         )
     return rows
@@ -268,7 +272,7 @@ def dash_values(
 ) -> dict[str, Any]:
     """The dash-tab's props: its own place in the library, which the overlay does not share;
     ``waveform`` names the selected sound's waveform assets once the host has them, and
-    ``length`` is its length in ms when known (the host's, or its file's)."""
+    ``length`` is its file's length in ms, when known."""
     view = browser.view(board.shelf)
     rows: list[tuple[str, str, int, bool, bool, int]] = []
     favourites = board.prefs.favourites()
@@ -326,8 +330,7 @@ def dash_values(
                 ),
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
-                "selected-waveform": list(waveform),
-                **editor_values(cat, prefs, st.duration_ms or length).props(),
+                **editor_values(cat, prefs, length, waveform).props(),
             }
         )
     else:
@@ -343,7 +346,6 @@ def dash_values(
                 "selected-position-text": "",
                 "selected-favourite": False,
                 "selected-command": "",
-                "selected-waveform": [],
                 **NO_EDITOR.props(),
             }
         )

@@ -28,10 +28,13 @@ from .inputs import WaveEdit, WaveformDrawn
 from .records import SoundPrefs
 from .tracker import Done, Outcome, Tracker
 
-__all__ = ["MAX_PEAKS_KEPT", "PANEL", "WaveWanted", "WaveformModel", "edit_of"]
+__all__ = ["MAX_PEAKS_KEPT", "PANEL", "UNEDITED", "WaveWanted", "WaveformModel", "edit_of"]
 
 PANEL = "dash-tab:waveform"
 MAX_PEAKS_KEPT = 32  # sounds whose peaks are kept (a few kilobytes each)
+
+
+UNEDITED: WaveEdit = (0, None, 0, 0)
 
 
 def edit_of(prefs: SoundPrefs) -> WaveEdit:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, assert_never
@@ -280,7 +281,11 @@ class Shell:
                 tg.start_soon(self.workers.watcher)
                 tg.start_soon(self.outbox.write, client)
                 welcome = client.welcome
-                self.feed(Connected(welcome, client.ext_id, client.host_version, catalog))
+                self.feed(
+                    Connected(
+                        welcome, client.ext_id, client.host_version, catalog, unix_s=time.time()
+                    )
+                )
                 try:
                     async for item in client.incoming():
                         self.feed_incoming(item)

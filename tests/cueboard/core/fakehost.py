@@ -66,6 +66,7 @@ from vxp.version import Version
 
 EXT_ID = "com.cueboard.soundboard"
 ROOT = Path("/content/Cueboard/Sounds")
+UNIX_AT_START = 1_780_000_000.0  # the wall clock when the virtual clock reads 0
 
 
 def library(*names: str, root: Path = ROOT, icons: bool = False) -> Library:
@@ -306,6 +307,7 @@ class Driver:
         self.tasks = 0  # what CountTasks reports as running (a runtime has some; this none)
         self.statuses: list[tuple[float, str | None]] = []  # every change of the status line
         self.events_first = False  # feed a reply's events before the reply itself
+        self.unix_s: float | None = UNIX_AT_START  # the wall clock when connecting
         self.hold_renders = False  # keep RenderSound jobs in `renders` instead of answering
         self.renders: list[RenderSound] = []
 
@@ -396,7 +398,8 @@ class Driver:
         )
         version = Version.parse(welcome.vxp_version)
         self.host.put_ok.clear()  # a connection's asset table starts empty (AST-17)
-        self.feed(Connected(welcome, EXT_ID, version, load_catalog(self.locale)))
+        unix_s = None if self.unix_s is None else self.unix_s + self.now
+        self.feed(Connected(welcome, EXT_ID, version, load_catalog(self.locale), unix_s))
         self.advance(settle)
 
     def event(self, event: HostEvent, settle: float = 0.0) -> None:

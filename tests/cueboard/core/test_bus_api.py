@@ -105,7 +105,8 @@ def test_set_changes_only_the_fields_given_and_replies_with_the_whole_setting() 
     replies = _published(d, "sound")
     assert replies[0] == {
         "path": "01 Beep.wav", "gain": 60, "mic_gain": 60, "linked": True, "mode": "toggle",
-        "request_id": 1,
+        "targets": "both", "trim_start_ms": 0, "trim_end_ms": None, "fade_in_ms": 0,
+        "fade_out_ms": 0, "plays": 0, "last_played": None, "request_id": 1,
     }  # fmt: skip
     assert replies[1]["linked"] is False and replies[1]["mic_gain"] == 20
     _send(d, "set", {"path": "01 Beep.wav", "mic_gain": None, "mode": "default"})

@@ -5,27 +5,38 @@ trimmed length)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+import soundfile
 
 from cueboard.core.editor import MIN_LENGTH_MS, field_changes, nearest_trim_changes
 from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.records import SoundPrefs, read_records
-from vxp.models import audio
+from vxp.models import events
 
-from .fakehost import ROOT, Driver, FakeHost
+from .fakehost import Driver, FakeHost, library
 
 BEEP = "01 Beep.wav"
 START, END, FADE_IN, FADE_OUT = range(4)
 
 
-def _driver(duration_ms: int = 3000, locale: str = "en-US") -> Driver:
-    host = FakeHost()
-    host.load_outcomes[str(ROOT / BEEP)] = [audio.Loaded(kind="loaded", duration_ms=duration_ms)]
-    d = Driver(host, locale=locale)
+def _driver(tmp_path: Path, locale: str = "en-US") -> Driver:
+    """The editor's trim page on a 3 s sound: its length is its file's, read for its waveform
+    (an edited sound's loaded length is its render's)."""
+    t = np.arange(3 * 48_000) / 48_000
+    soundfile.write(str(tmp_path / BEEP), 0.5 * np.sin(2 * np.pi * 440 * t), 48_000)
+    d = Driver(FakeHost(), library(BEEP, root=tmp_path), locale=locale)
     d.connect()
+    folder = events.SettingsChanged(
+        event="settings_changed", key="sounds_folder", value=str(tmp_path)
+    )
+    d.event(folder, settle=1.0)
     d.click("dash-tab", "select-sound", BEEP)
+    d.click("dash-tab", "show-editor-page", 1)
+    d.advance(0.5)
     return d
 
 
@@ -43,8 +54,10 @@ def _stored(d: Driver) -> SoundPrefs:
     return read_records(d.host.kv)[BEEP]
 
 
-def test_trim_and_fades_go_through_the_edit_path_into_kv_and_back_into_the_rows() -> None:
-    d = _driver()
+def test_trim_and_fades_go_through_the_edit_path_into_kv_and_back_into_the_rows(
+    tmp_path: Path,
+) -> None:
+    d = _driver(tmp_path)
     d.click("dash-tab", "set-sound-edit", BEEP, START, 250)
     d.click("dash-tab", "set-sound-edit", BEEP, END, 2500)
     d.click("dash-tab", "set-sound-edit", BEEP, FADE_IN, 100)
@@ -61,8 +74,8 @@ def test_trim_and_fades_go_through_the_edit_path_into_kv_and_back_into_the_rows(
     assert _dash(d)["selected-duration-ms"] == 3000
 
 
-def test_an_end_at_or_past_the_sounds_length_is_the_sounds_end_again() -> None:
-    d = _driver()
+def test_an_end_at_or_past_the_sounds_length_is_the_sounds_end_again(tmp_path: Path) -> None:
+    d = _driver(tmp_path)
     d.click("dash-tab", "set-sound-edit", BEEP, END, 2000)
     d.click("dash-tab", "set-sound-edit", BEEP, END, 3000 + 1000)
     d.advance(FLUSH_DELAY_S)
@@ -70,8 +83,8 @@ def test_an_end_at_or_past_the_sounds_length_is_the_sounds_end_again() -> None:
     assert _rows(d)[END] == ("End", 3000, "3.00 s")
 
 
-def test_a_touch_on_the_waveform_moves_the_nearer_of_start_and_end() -> None:
-    d = _driver()
+def test_a_touch_on_the_waveform_moves_the_nearer_of_start_and_end(tmp_path: Path) -> None:
+    d = _driver(tmp_path)
     d.click("dash-tab", "trim-sound-at", BEEP, 600)  # nearer the start (0) than the end (3000)
     d.click("dash-tab", "trim-sound-at", BEEP, 2700)
     assert (d.core.prefs.get(BEEP).trim_start_ms, d.core.prefs.get(BEEP).trim_end_ms) == (
@@ -80,8 +93,8 @@ def test_a_touch_on_the_waveform_moves_the_nearer_of_start_and_end() -> None:
     )
 
 
-def test_targets_and_the_count_reset_are_written_and_shown() -> None:
-    d = _driver()
+def test_targets_and_the_count_reset_are_written_and_shown(tmp_path: Path) -> None:
+    d = _driver(tmp_path)
     d.carry(d.core.prefs.update(BEEP, d.now, plays=7, last_played=1_700_000_000))
     d.click("dash-tab", "select-sound", BEEP)
     assert _dash(d)["selected-plays"] == "Plays: 7"
@@ -94,8 +107,9 @@ def test_targets_and_the_count_reset_are_written_and_shown() -> None:
     assert d.core.prefs.get(BEEP).targets == "me"
 
 
-def test_the_editor_page_turns_and_its_words_are_localised() -> None:
-    d = _driver(locale="ja-JP")
+def test_the_editor_page_turns_and_its_words_are_localised(tmp_path: Path) -> None:
+    d = _driver(tmp_path, locale="ja-JP")
+    d.click("dash-tab", "show-editor-page", 0)
     assert _dash(d)["editor-page"] == 0
     d.click("dash-tab", "show-editor-page", 1)
     values = _dash(d)
@@ -104,8 +118,8 @@ def test_the_editor_page_turns_and_its_words_are_localised() -> None:
     assert values["label-targets-me"] == "自分だけ"
 
 
-def test_an_edit_of_a_sound_no_longer_in_the_library_writes_nothing() -> None:
-    d = _driver()
+def test_an_edit_of_a_sound_no_longer_in_the_library_writes_nothing(tmp_path: Path) -> None:
+    d = _driver(tmp_path)
     d.click("dash-tab", "set-sound-edit", "gone.wav", START, 100)
     d.click("dash-tab", "reset-sound-plays", "gone.wav")
     d.advance(FLUSH_DELAY_S)

@@ -320,12 +320,12 @@ def test_set_refuses_unknown_props_and_wrong_types() -> None:
 def test_grid_values_fill_every_tile_and_icon() -> None:
     tiles = [
         Tile("a.wav", "A", 3.2, icon_key="cb:icon:a"),
-        Tile("b.wav", "B", mode=4, note="in Memes"),
+        Tile("b.wav", "B", mode=4, note="in Memes", target=3),
     ]
     values = grid_values(tiles)
     assert values["slots"] == [
-        ("a.wav", "A", "0:04", int(SlotState.READY), "", False, True, 0, ""),
-        ("b.wav", "B", "", int(SlotState.READY), "", False, False, 4, "in Memes"),
+        ("a.wav", "A", "0:04", int(SlotState.READY), "", False, True, 0, "", 0),
+        ("b.wav", "B", "", int(SlotState.READY), "", False, False, 4, "in Memes", 3),
     ]
     assert values["slot-icons"] == ["cb:icon:a", BLANK_ICON_KEY]
     assert blank_icon_asset()["key"] == BLANK_ICON_KEY

@@ -23,7 +23,10 @@ def _overlay(d: Driver, name: str) -> Any:
 
 
 def _slots(d: Driver) -> list[dict[str, Any]]:
-    cells = ("key", "name", "duration", "state", "detail", "favourite", "has-icon", "mode", "note")
+    cells = (
+        "key", "name", "duration", "state", "detail", "favourite", "has-icon", "mode", "note",
+        "target",
+    )  # fmt: skip
     return [dict(zip(cells, (c["v"] for c in row), strict=True)) for row in _overlay(d, "slots")]
 
 

@@ -25,6 +25,7 @@ from .common import (
     PlayMode,
     SlotState,
     StatusLevel,
+    TargetMark,
     Video,
 )
 from .dash_tab import DASH_TAB
@@ -69,6 +70,7 @@ __all__ = [
     "Prop",
     "SlotState",
     "StatusLevel",
+    "TargetMark",
     "Video",
     "Wire",
     "WireError",

@@ -35,6 +35,15 @@ class PlayMode(IntEnum):
     LOOP = 4
 
 
+class TargetMark(IntEnum):
+    """Where a sound plays, as its tile and its now-playing row mark it (0: both, unmarked)."""
+
+    BOTH = 0
+    ONLY_ME = 1
+    ONLY_MIC = 2
+    MIC_OFF = 3  # only the mic, which is switched off: it cannot play
+
+
 class MediaMode(IntEnum):
     HIDDEN = 0  # host older than 1.4: no media namespace
     READY = 1

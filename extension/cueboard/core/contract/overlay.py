@@ -10,6 +10,7 @@ from .common import (
     Playback,
     PlayMode,
     SlotState,
+    TargetMark,
     Video,
     enum_doc,
     folders,
@@ -32,6 +33,13 @@ OVERLAY = PanelContract(
         label("label-now-playing", "overlay.now_playing", "Heading of the now-playing list."),
         label("label-nothing-playing", "overlay.nothing_playing", "The empty now-playing list."),
         label("label-stop", "overlay.stop", "Per-sound stop button."),
+        label("label-only-me", "grid.target_me", "Mark of a sound that plays to you alone."),
+        label(
+            "label-only-mic", "grid.target_mic", "Mark of a sound that plays into the mic alone."
+        ),
+        label(
+            "label-mic-off", "grid.tile_mic_off", "Mark of a mic-only sound while the mic is off."
+        ),
         label("label-url-hint", "media.url_hint", "Placeholder of the URL field."),
         label("label-title-hint", "media.title_hint", "Placeholder of the title field."),
         label("label-open", "media.open", "Open the URL in a free deck slot."),
@@ -78,6 +86,11 @@ OVERLAY = PanelContract(
                     Wire.STR,
                     "Localised last line: its folder while searching, else a favourite's "
                     "command name; empty: none.",
+                ),
+                Cell(
+                    "target",
+                    Wire.I64,
+                    f"Where it plays, marked on the tile: {enum_doc(TargetMark)}.",
                 ),
             ),
             max_rows=SLOTS_PER_PAGE,
@@ -144,6 +157,7 @@ OVERLAY = PanelContract(
                 Cell("looping", Wire.BOOL, "Plays in a loop (shows a loop mark)."),
                 Cell("elapsed", Wire.STR, "Time played (`0:03`); a loop's place in its pass."),
                 Cell("remaining", Wire.STR, "Time left (`-0:05`), a loop's to its pass's end."),
+                Cell("target", Wire.I64, f"Where it plays, marked: {enum_doc(TargetMark)}."),
             ),
             max_rows=32,
         ),
