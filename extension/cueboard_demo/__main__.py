@@ -210,7 +210,7 @@ SCENES: list[tuple[str, str, str]] = [
         "dash-tab",
         'click dash-tab open-folder ["c:Twitch Alerts"]\n'
         f'click dash-tab select-sound ["{EDITED}"]\nsleep 0.6\n'
-        "click dash-tab show-editor-page [1]\n"
+        "click dash-tab show-editor-page [1]\nsleep 1.0\n"  # the waveform: the file's length
         + "".join(
             f'click dash-tab set-sound-edit ["{EDITED}", {field}, {ms}]\n'
             for field, ms in ((1, 4200), (0, 600), (2, 400), (3, 800))
