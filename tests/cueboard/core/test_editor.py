@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import soundfile
 
+from cueboard.core.browse import MOST_PLAYED, RECENT
 from cueboard.core.editor import MIN_LENGTH_MS, field_changes, nearest_trim_changes
 from cueboard.core.prefs import FLUSH_DELAY_S
 from cueboard.core.records import SoundPrefs, read_records
@@ -153,3 +154,22 @@ def test_before_the_length_is_known_only_the_start_and_a_set_end_move() -> None:
     assert field_changes(SoundPrefs(), None, START, 500) == {"trim_start_ms": 500}
     set_end = SoundPrefs(trim_end_ms=900)
     assert field_changes(set_end, None, END, 800) == {"trim_end_ms": 800}
+
+
+def test_the_editors_count_reset_takes_the_sound_out_of_recent_and_most_played() -> None:
+    d = Driver(FakeHost(), library("A/a1.wav", "A/a2.wav"))
+    d.connect()
+    d.click("overlay", "play-sound", "A/a1.wav")
+    d.advance(1.0)
+
+    def places() -> set[str]:
+        d.advance(0.1)
+        return {row[0]["v"] for row in d.core.props.desired("overlay")["folders"]["v"]}
+
+    assert {RECENT, MOST_PLAYED} <= places()
+    d.click("dash-tab", "reset-sound-plays", "A/a1.wav")
+    assert not {RECENT, MOST_PLAYED} & places()  # hidden once empty
+    assert (d.core.prefs.get("A/a1.wav").plays, d.core.prefs.get("A/a1.wav").last_played) == (
+        0,
+        None,
+    )
