@@ -172,6 +172,7 @@ def describe_wav(path: Path) -> str:
     return f"{path}: {len(data) / rate:.1f} s at {rate} Hz, peak {peak:.2f}"
 
 
+EDITED = "Twitch Alerts/ドラムロール（長め）.wav"  # a 5 s roll: its waveform has a shape to see
 # name, panel, the steps before the capture. Each is rendered in every variant asked for.
 SCENES: list[tuple[str, str, str]] = [
     ("overlay", "overlay", ""),
@@ -200,6 +201,21 @@ SCENES: list[tuple[str, str, str]] = [
         "dash-tab",
         'click dash-tab open-folder ["c:Twitch Alerts"]\n'
         'click dash-tab select-sound ["Twitch Alerts/Hype Train Level 5.wav"]\nsleep 0.6\n',
+    ),
+    # The editor's trim page: a sound trimmed at both ends with fades, its waveform drawn by
+    # the worker with the trimmed parts dimmed (scripted edits go through the panel's own
+    # callbacks, as a touch or a +/- press does).
+    (
+        "editor",
+        "dash-tab",
+        'click dash-tab open-folder ["c:Twitch Alerts"]\n'
+        f'click dash-tab select-sound ["{EDITED}"]\nsleep 0.6\n'
+        "click dash-tab show-editor-page [1]\nsleep 1.0\n"  # the waveform: the file's length
+        + "".join(
+            f'click dash-tab set-sound-edit ["{EDITED}", {field}, {ms}]\n'
+            for field, ms in ((1, 4200), (0, 600), (2, 400), (3, 800))
+        )
+        + "sleep 1.0\n",
     ),
     # The now-playing toast, a runtime panel that exists only once a sound is pressed: the user
     # turns it on, presses a slot, and the picture is taken as it opens (it shows for 2.5 s).

@@ -51,6 +51,7 @@ from .inputs import (
     SoundFetched,
     TaskCounts,
     Tick,
+    WaveformDrawn,
 )
 from .link import HostLink
 from .overlay import blank_icon_asset
@@ -190,8 +191,8 @@ class CueboardCore:
                 out = self.folder.on_scanned(item, now)
             case FolderChanged():
                 out = self.folder.rescan("files changed")
-            case IconsDecoded():
-                out = self.icons.on_decoded(item, now)
+            case IconsDecoded() | WaveformDrawn():
+                out = self.screen.on_drawn(item, now)
             case FileWritten() | FileRead():
                 out = self.backup.on_file(item, now)
             case FetchProgress() | SoundFetched() | FetchFailed():
@@ -240,6 +241,7 @@ class CueboardCore:
             ("dash-tab", "set-sound-gains-linked"): c.link_gains,
             ("dash-tab", "preview-sound"): self.editing.preview.start,
             ("dash-tab", "move-sound"): c.move,
+            **s.editor_routes(c),
             ("dash-tab", "import-link"): self._import_link,
             ("dash-tab", "import-cancel"): self.importer.cancel,
             ("dash-tab", "backup-export"): self.backup.export_pressed,
@@ -391,7 +393,7 @@ class CueboardCore:
         self.link.connected = False
         out = self.tracker.connection_lost(now)
         self.board.connection_lost()
-        self.icons.connection_lost()
+        self.screen.connection_lost()
         self.importer.connection_lost()
         self.board.set_status("status.reconnecting", StatusLevel.WARN)
         return out

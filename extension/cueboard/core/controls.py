@@ -22,6 +22,7 @@ from vxp.models import audio, commands, kv
 
 from .browse import Browser, Shelf
 from .command_names import Refused, name_favourite
+from .editor import field_changes, nearest_trim_changes, targets_of
 from .effects import Effect, Log, Notice
 from .link import HostLink
 from .outcomes import Outcome, notice_for
@@ -311,6 +312,31 @@ class Controls:
 
     def link_gains(self, key: str, linked: bool, now: float) -> list[Effect]:
         return self.edit(key, now, mic_gain=None if linked else self._prefs.get(key).gain)
+
+    def set_edit(
+        self, key: str, field: int, ms: int, now: float, *, length: int | None = None
+    ) -> list[Effect]:
+        """One of the editor's trim and fade rows (core/editor.py keeps it playable); ``length``
+        is the source file's, in ms (None while not known: an edited sound's loaded length is
+        its render's, not the file's)."""
+        if key not in self._board.states:
+            return []
+        changes = field_changes(self._prefs.get(key), length, field, ms)
+        return self.edit(key, now, **changes) if changes else []
+
+    def trim_at(self, key: str, ms: int, now: float, *, length: int | None = None) -> list[Effect]:
+        """A touch on the waveform: the nearer of start and end moves there."""
+        if key not in self._board.states:
+            return []
+        changes = nearest_trim_changes(self._prefs.get(key), length, ms)
+        return self.edit(key, now, **changes) if changes else []
+
+    def set_targets(self, key: str, index: int, now: float) -> list[Effect]:
+        targets = targets_of(index)
+        return [] if targets is None else self.edit(key, now, targets=targets)
+
+    def reset_plays(self, key: str, now: float) -> list[Effect]:
+        return self.edit(key, now, plays=0, last_played=None)
 
     def move(self, key: str, position: int, now: float) -> list[Effect]:
         self._changed()

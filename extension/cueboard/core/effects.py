@@ -36,6 +36,7 @@ __all__ = [
     "CountTasks",
     "DecodeIcons",
     "DiscardSound",
+    "DrawWaveform",
     "DropRenders",
     "Effect",
     "Exit",
@@ -180,6 +181,19 @@ class DecodeIcons:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawWaveform:
+    """Draw this sound's waveform with ``edit`` in it, from ``peaks`` when given (else read from
+    ``path``, at ``fingerprint``: size and mtime); report :class:`~.inputs.WaveformDrawn`."""
+
+    rel: str
+    path: Path
+    fingerprint: tuple[int, int]
+    peaks: tuple[float, ...] | None
+    duration_ms: int
+    edit: tuple[int, int | None, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class WriteFile:
     """Write ``text`` to ``path`` whole, or not at all; report :class:`~.inputs.FileWritten`."""
 
@@ -215,6 +229,7 @@ type Effect = (
     | LoadCatalog
     | CountTasks
     | DecodeIcons
+    | DrawWaveform
     | FetchSound
     | CancelFetch
     | DiscardSound

@@ -95,6 +95,11 @@ class IconsModel:
             return [DecodeIcons(todo)]
         return self._show(now)
 
+    @property
+    def applying(self) -> bool:
+        """A plan of the asset table is under way (its removes and puts not all answered)."""
+        return self._applying is not None
+
     def on_decoded(self, decoded: IconsDecoded, now: float) -> list[Effect]:
         self._decoding = False
         out: list[Effect] = []

@@ -48,6 +48,9 @@ __all__ = [
     "SoundRendered",
     "TaskCounts",
     "Tick",
+    "WaveEdit",
+    "Waveform",
+    "WaveformDrawn",
     "default_sounds_folder",
 ]
 
@@ -180,6 +183,22 @@ class IconsDecoded:
     results: tuple[tuple[str, Decoded | str], ...]
 
 
+type WaveEdit = tuple[int, int | None, int, int]
+"""What the waveform shows of an edit: trim start, trim end (None: the end), fade in, fade out."""
+type Waveform = tuple[tuple[float, ...], int, tuple[Put, ...]]
+"""A sound's peaks per column, its length in ms, and its waveform's tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class WaveformDrawn:
+    """The waveform asked for by :class:`~.effects.DrawWaveform`, or why there is none."""
+
+    rel: str
+    fingerprint: tuple[int, int]
+    edit: WaveEdit
+    result: Waveform | str
+
+
 @dataclass(frozen=True, slots=True)
 class FileWritten:
     purpose: str
@@ -207,6 +226,7 @@ type Input = (
     | Scanned
     | FolderChanged
     | IconsDecoded
+    | WaveformDrawn
     | FileWritten
     | FileRead
     | FetchProgress

@@ -16,20 +16,24 @@ from typing import Protocol
 from vxp.models import audio
 
 from .browse import FOLDER_KEY, Browser
-from .controls import NO_FAVOURITES
+from .controls import NO_FAVOURITES, Controls
 from .deck import DeckCore, deck_props
 from .effects import Effect, Log, Notice, Wake
 from .icons import IconsModel
+from .inputs import IconsDecoded, WaveformDrawn
 from .link import HostLink
 from .outcomes import Outcome
 from .overlay import played_text
+from .panels import Handler
 from .places import PLAYING_COLUMNS, header, playing_name
 from .props import PropsModel
+from .records import SoundPrefs
 from .search import PAGE_SIZE
 from .soundboard import EMPTY_SLOT
 from .toast import Toast
 from .tracker import Tracker
 from .views import ViewedBoard, dash_values, overlay_values, usage_values
+from .waveform import UNEDITED, WaveformModel, WaveWanted, edit_of
 
 __all__ = ["BRIEF", "STATUS", "VIEWS", "Screen"]
 
@@ -53,9 +57,12 @@ class ScreenBoard(ViewedBoard, Protocol):
 
 
 class ScreenPrefs(Protocol):
-    """What the screen reads of the per-sound preferences: their size in kv, for the dash."""
+    """What the screen reads of the per-sound preferences: their size in kv, for the dash, and
+    a sound's edit, for its waveform."""
 
     def kv_bytes(self) -> int: ...
+
+    def get(self, rel_path: str) -> SoundPrefs: ...
 
 
 class Screen:
@@ -78,11 +85,14 @@ class Screen:
         self.props = props
         self.toast = toast
         self._icons = icons
+        # the host's one asset table: the icons' and the waveform's plans take turns
+        self.waveform = WaveformModel(tracker, icons.table, busy=lambda: icons.applying)
         self._deck = deck
         self._link = link
         self._import_progress = import_progress
         self.dash = Browser()  # the dash-tab's own place and search
         self.selected: str | None = None
+        self.editor_page = 0  # the dash-tab editor's page (0 volume and mode, 1 trim)
         self._views_at: float | None = None
         self._status_at: float | None = None
         self._dirty = False
@@ -111,9 +121,15 @@ class Screen:
         out: list[Effect] = []
         if self._board.playing and self._status_at is None:
             out.append(self._status_wake(now))
-        icons = self._icons
-        if self._board.changed or icons.changed or self._dirty or self.props.waiting:
-            self._board.changed = icons.changed = False
+        icons, wave = self._icons, self.waveform
+        if (
+            self._board.changed
+            or icons.changed
+            or wave.changed
+            or self._dirty
+            or self.props.waiting
+        ):
+            self._board.changed = icons.changed = wave.changed = False
             self._dirty = False
             if self._views_at is None:
                 self._views_at = now
@@ -159,7 +175,12 @@ class Screen:
         board, props = self._board, self.props
         shown, blank = self._icons.shown, self._icons.blank_ok
         props.update("overlay", overlay_values(board, cat, shown, now=now, blank=blank))
-        dash = dash_values(board, cat, browser=self.dash, selected=self.selected)
+        out = self.waveform.want(self._waveform_wanted(), now)
+        dash = dash_values(
+            board, cat, browser=self.dash, selected=self.selected, page=self.editor_page,
+            waveform=self.waveform.keys_for(self.selected),
+            length=self.length_of(self.selected or ""),
+        )  # fmt: skip
         dash["import-progress"] = self._import_progress()
         if props.is_visible("dash-tab"):  # diagnostics only while someone looks
             note = "" if self._link.overlays else cat.t("dash.toast_needs_overlays")
@@ -176,8 +197,24 @@ class Screen:
             for name, wire in values.items():
                 props.set_wire(panel, name, wire)
         if not self._link.connected:
-            return []
-        return props.flush(now) if flush else props.due(now)
+            return out
+        return out + (props.flush(now) if flush else props.due(now))
+
+    def _waveform_wanted(self) -> WaveWanted | None:
+        """The selected sound's, as edited, while the editor's trim page is in view."""
+        board = self._board
+        st = board.states.get(self.selected or "")
+        if (
+            st is None
+            or self.editor_page != 1
+            or st.sound.problem is not None
+            or not self._link.connected
+            or not self.props.is_visible("dash-tab")
+        ):
+            return None
+        rel = st.sound.rel_path
+        path = board.library.root / rel
+        return WaveWanted(rel, path, st.sound.fingerprint, edit_of(self._prefs.get(rel)))
 
     def show_toast(self, rel: str, name: str, now: float) -> list[Effect]:
         """The toast names what just started playing, where and how loud."""
@@ -234,6 +271,47 @@ class Screen:
 
     def select(self, key: str, now: float) -> list[Effect]:
         self.selected = key if key in self._board.states else None
+        return self._mark()
+
+    def editor_routes(self, controls: Controls) -> dict[tuple[str, str], Handler]:
+        """The dash-tab editor's trim page: its page turn, and its edits (the controls')."""
+
+        def set_edit(key: str, field: int, ms: int, now: float) -> list[Effect]:
+            return controls.set_edit(key, field, ms, now, length=self.length_of(key))
+
+        def trim_at(key: str, ms: int, now: float) -> list[Effect]:
+            return controls.trim_at(key, ms, now, length=self.length_of(key))
+
+        return {
+            ("dash-tab", "show-editor-page"): self.show_editor_page,
+            ("dash-tab", "set-sound-edit"): set_edit,
+            ("dash-tab", "trim-sound-at"): trim_at,
+            ("dash-tab", "set-sound-targets"): controls.set_targets,
+            ("dash-tab", "reset-sound-plays"): controls.reset_plays,
+        }
+
+    def length_of(self, key: str) -> int | None:
+        """A sound's file's length: as read for its waveform, else the host's once it loaded
+        the file itself (an edited sound loads its render, whose length is the edit's)."""
+        known = self.waveform.length_of(key)
+        st = self._board.states.get(key)
+        if known is not None or st is None or edit_of(self._prefs.get(key)) != UNEDITED:
+            return known
+        return st.duration_ms
+
+    def on_drawn(self, item: IconsDecoded | WaveformDrawn, now: float) -> list[Effect]:
+        """What a worker drew for the panels: the grid's icons, or the editor's waveform."""
+        if isinstance(item, IconsDecoded):
+            return self._icons.on_decoded(item, now)
+        return self.waveform.on_drawn(item, now)
+
+    def connection_lost(self) -> None:
+        """The host's asset table died with the connection (AST-17): all is put again."""
+        self._icons.connection_lost()
+        self.waveform.connection_lost()
+
+    def show_editor_page(self, page: int, now: float) -> list[Effect]:
+        self.editor_page = 1 if page == 1 else 0
         return self._mark()
 
     def follow(self, key: str) -> None:

@@ -6,7 +6,7 @@ the library's size (under 64 KiB with 10,000 sounds: tests/cueboard/core/test_pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
@@ -22,6 +22,7 @@ from vxp.limits import (
 
 from .browse import FOLDER_JUMP, Browser, Shelf
 from .deck import notice_text as deck_notice_text
+from .editor import NO_EDITOR, editor_values
 from .effects import Notice
 from .overlay import Tile, channels_text, format_duration, grid_values, played_mark, target_mark
 from .places import (
@@ -260,9 +261,18 @@ def _kib(n: int) -> str:
 
 
 def dash_values(
-    board: ViewedBoard, cat: Catalog, *, browser: Browser, selected: str | None
+    board: ViewedBoard,
+    cat: Catalog,
+    *,
+    browser: Browser,
+    selected: str | None,
+    page: int = 0,
+    waveform: Sequence[str] = (),
+    length: int | None = None,
 ) -> dict[str, Any]:
-    """The dash-tab's props: its own place in the library, which the overlay does not share."""
+    """The dash-tab's props: its own place in the library, which the overlay does not share;
+    ``waveform`` names the selected sound's waveform assets once the host has them, and
+    ``length`` is its file's length in ms, when known."""
     view = browser.view(board.shelf)
     rows: list[tuple[str, str, int, bool, bool, int]] = []
     favourites = board.prefs.favourites()
@@ -296,6 +306,7 @@ def dash_values(
         "bindings": binding_rows(board, cat),
         "status-text": notice_text(cat, board.status),
         "status-level": _level(board.status),
+        "editor-page": page,
     }
     st = board.states.get(selected or "")
     if st is not None:
@@ -319,6 +330,7 @@ def dash_values(
                 ),
                 "selected-favourite": prefs.favourite is not None,
                 "selected-command": favourite_command(prefs.favourite) if prefs.favourite else "",
+                **editor_values(cat, prefs, length, waveform).props(),
             }
         )
     else:
@@ -334,6 +346,7 @@ def dash_values(
                 "selected-position-text": "",
                 "selected-favourite": False,
                 "selected-command": "",
+                **NO_EDITOR.props(),
             }
         )
     return values

@@ -32,6 +32,7 @@ from cueboard.core.effects import (
     CountTasks,
     DecodeIcons,
     DiscardSound,
+    DrawWaveform,
     DropRenders,
     Effect,
     Exit,
@@ -167,6 +168,7 @@ class Shell:
                 case (
                     Scan()
                     | DecodeIcons()
+                    | DrawWaveform()
                     | FetchSound()
                     | DiscardSound()
                     | WriteFile()
@@ -187,6 +189,7 @@ class Shell:
         tg: CountedTasks,
         job: Scan
         | DecodeIcons
+        | DrawWaveform
         | FetchSound
         | DiscardSound
         | WriteFile
@@ -201,6 +204,8 @@ class Shell:
                 tg.start_soon(self.workers.scan, job)
             case DecodeIcons():
                 tg.start_soon(self.workers.decode, job)
+            case DrawWaveform():
+                tg.start_soon(self.workers.draw_waveform, job)
             case FetchSound():
                 self.downloads.start(tg, job, self.core.sounds_folder())
             case DiscardSound():

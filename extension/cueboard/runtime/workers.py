@@ -20,8 +20,16 @@ from pathlib import Path
 import anyio
 import anyio.to_process
 
-from cueboard.core.effects import DecodeIcons, Scan
-from cueboard.core.inputs import Decoded, FolderChanged, IconsDecoded, Input, Scanned
+from cueboard.core.effects import DecodeIcons, DrawWaveform, Scan
+from cueboard.core.inputs import (
+    Decoded,
+    FolderChanged,
+    IconsDecoded,
+    Input,
+    Scanned,
+    Waveform,
+    WaveformDrawn,
+)
 from cueboard.workers.icon_job import decode_icon, decode_in_worker, warm_decoder
 from cueboard.workers.scan import scan
 
@@ -115,6 +123,30 @@ class Workers:
             return await anyio.to_thread.run_sync(decode_icon, str(path))
         except Exception as exc:
             return f"cannot decode: {type(exc).__name__}"
+
+    # -- the editor's waveform ------------------------------------------------------------
+
+    async def draw_waveform(self, job: DrawWaveform) -> None:
+        """In the icon worker (one at a time, behind the icons' decodes): reading a long
+        file is the very work a thread would hold the event loop back with."""
+        from cueboard.workers.waveform import draw_in_worker, draw_waveform
+
+        args = (str(job.path), job.peaks, job.duration_ms, job.edit)
+        result: Waveform | str
+        async with self._decode_lock:
+            if self.in_process:
+                try:
+                    result = await anyio.to_process.run_sync(
+                        draw_in_worker, *args, cancellable=True
+                    )
+                except Exception as exc:
+                    result = f"cannot draw: {type(exc).__name__}"
+            else:
+                try:
+                    result = await anyio.to_thread.run_sync(draw_waveform, *args)
+                except Exception as exc:
+                    result = f"cannot draw: {type(exc).__name__}"
+        self._feed(WaveformDrawn(job.rel, job.fingerprint, job.edit, result))
 
     # -- watching the folder ----------------------------------------------------------------
 

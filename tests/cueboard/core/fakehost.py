@@ -21,6 +21,7 @@ from cueboard.core.effects import (
     CountTasks,
     DecodeIcons,
     DiscardSound,
+    DrawWaveform,
     DropRenders,
     Effect,
     Exit,
@@ -52,10 +53,12 @@ from cueboard.core.inputs import (
     Scanned,
     TaskCounts,
     Tick,
+    WaveformDrawn,
 )
 from cueboard.core.library import Library, Sound
 from cueboard.core.render import SoundRendered
 from cueboard.runtime.catalogs import load_catalog
+from cueboard.workers.waveform import draw_waveform
 from vxp.models import assets, audio, bus, commands, events, kv, media, panel, secrets, settings
 from vxp.models.handshake import Granted, Welcome
 from vxp.prepared import Prepared
@@ -341,6 +344,10 @@ class Driver:
                 case DecodeIcons(items=items):
                     decoded = IconsDecoded(tuple((rel, icon_of(rel)) for rel, _ in items))
                     queue += self.core.handle(decoded, self.now)
+                case DrawWaveform(rel=rel, path=path, fingerprint=fp, edit=edit):
+                    self.jobs.append(effect)  # the worker's own drawing, on the file as it is
+                    result = draw_waveform(str(path), effect.peaks, effect.duration_ms, edit)
+                    queue += self.core.handle(WaveformDrawn(rel, fp, edit, result), self.now)
                 case LoadCatalog(locale=locale):
                     queue += self.core.handle(CatalogLoaded(load_catalog(locale)), self.now)
                 case Exit(code=code):

@@ -10,6 +10,10 @@ FIELD_BLUR = "field-blur"
 
 SLOTS_PER_PAGE = 12  # the overlay grid is 4 x 3; play-slot-1 ... play-slot-12 follow it
 DECK_SLOTS = 4  # deck-1 ... deck-4; vrOS runs at most 4 media sessions
+# The dash-tab editor's waveform: tiles of the widest asset the rules allow, side by side.
+WAVEFORM_TILES = 3
+WAVEFORM_TILE_WIDTH = 128
+WAVEFORM_HEIGHT = 64
 
 
 class SlotState(IntEnum):
