@@ -224,7 +224,8 @@ def test_tagged_refuses_values_that_do_not_fit(wire: Wire, value: object) -> Non
 
 def test_lists_are_bounded_by_max_rows() -> None:
     slots = OVERLAY.prop("slots")
-    row = ("k", "n", "0:01", 1, "", False, False, 0, "")
+    blank = {Wire.STR: "", Wire.I64: 0, Wire.BOOL: False, Wire.F64: 0.0}
+    row = tuple(blank[c.wire] for c in slots.cells)
     slots.wire_value([row] * 12)
     with pytest.raises(WireError, match="page"):
         slots.wire_value([row] * 13)

@@ -2,7 +2,8 @@
 the clock, and returns the effects for the runtime to carry out.
 
 ``handle`` is the one router: it matches the closed union of inputs exhaustively and hands
-each to the feature that owns it (panel callbacks through the one table :meth:`_routes`).
+each to the feature that owns it (panel callbacks through the one table in
+:mod:`cueboard.core.routes`).
 The features are objects built here, each handed a narrow context; none imports this module.
 
 Start-up after hello, in this order: read the settings; then send the overlay its first props
@@ -17,7 +18,7 @@ policy. Only ``shutting_down`` ends it here (with :class:`Exit` once kv is flush
 from __future__ import annotations
 
 import logging
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, assert_never
@@ -28,7 +29,7 @@ from vxp.models import assets, bus, events, settings
 
 from .backup import Backup
 from .controls import Controls
-from .deck import DECK_CALLBACKS, DeckCore, HostFacts
+from .deck import DeckCore, HostFacts
 from .editing import WAITS, Editing, SoundRendered
 from .effects import Effect, Exit, LoadCatalog, Log, Tickets, Wake
 from .folder import SoundsFolder
@@ -55,11 +56,12 @@ from .inputs import (
 )
 from .link import HostLink
 from .overlay import blank_icon_asset
-from .panels import Handler, PanelEvents
+from .panels import PanelEvents
 from .prefs import WAKE as PREFS_WAKE
 from .prefs import Prefs
 from .props import WAKE as PROPS_WAKE
 from .props import PropsModel
+from .routes import panel_routes
 from .screen import BRIEF, STATUS, VIEWS, Screen
 from .soundboard import Soundboard
 from .toast import PANEL as TOAST_PANEL
@@ -118,7 +120,11 @@ class CueboardCore:
             sounds_folder=self.folder.path, changed=self.changed,
         )  # fmt: skip
         self.panel_events = PanelEvents()
-        for (panel, callback), handler in self._routes().items():
+        routes = panel_routes(
+            self.controls, self.screen, self.board, self.folder, self.editing, self.importer,
+            self.backup, self.deck, import_link=self._import_link, changed=self.changed,
+        )  # fmt: skip
+        for (panel, callback), handler in routes.items():
             self.panel_events.on(panel, callback)(handler)
 
     @cached_property
@@ -209,56 +215,6 @@ class CueboardCore:
             case _:
                 assert_never(item)
         return self._after(out, now)
-
-    def _routes(self) -> dict[tuple[str, str], Handler]:
-        """Every panel callback and the method it goes to (taking its arguments, then the clock)."""
-        c, s, board = self.controls, self.screen, self.board
-        routes: dict[tuple[str, str], Handler] = {
-            ("overlay", "play-sound"): c.press_tile,
-            ("overlay", "set-favourite"): c.set_favourite,
-            ("overlay", "open-folder"): c.open_folder,
-            ("overlay", "stop-sound"): board.stop,
-            ("overlay", "stop-all"): board.stop_all,
-            ("overlay", "page-next"): partial(c.on_command, "page-next"),
-            ("overlay", "page-prev"): partial(c.on_command, "page-prev"),
-            ("overlay", "search-changed"): c.search,
-            ("overlay", "set-soundboard-gain"): partial(c.write_gain, "soundboard_gain"),
-            ("overlay", "set-mic-gain"): partial(c.write_gain, "mic_gain"),
-            ("overlay", "set-mic-enabled"): partial(c.write_setting, "mic_enabled"),
-            ("overlay", "dismiss-status"): s.dismiss,
-            ("dash-tab", "dismiss-status"): s.dismiss,
-            ("dash-tab", "library-search"): s.library_search,
-            ("dash-tab", "library-page-next"): partial(s.library_turn, 1),
-            ("dash-tab", "library-page-prev"): partial(s.library_turn, -1),
-            ("dash-tab", "open-folder"): s.library_open,
-            ("dash-tab", "select-sound"): s.select,
-            ("dash-tab", "set-sound-favourite"): c.set_favourite,
-            ("dash-tab", "rescan"): self.folder.rescan_pressed,
-            ("dash-tab", "refresh-devices"): s.refresh_devices,
-            ("dash-tab", "set-sound-gain"): c.set_gain,
-            ("dash-tab", "set-sound-mode"): c.set_mode,
-            ("dash-tab", "set-sound-mic-gain"): c.set_mic_gain,
-            ("dash-tab", "set-sound-gains-linked"): c.link_gains,
-            ("dash-tab", "preview-sound"): self.editing.preview.start,
-            ("dash-tab", "move-sound"): c.move,
-            **s.editor_routes(c),
-            ("dash-tab", "import-link"): self._import_link,
-            ("dash-tab", "import-cancel"): self.importer.cancel,
-            ("dash-tab", "backup-export"): self.backup.export_pressed,
-            ("dash-tab", "backup-import"): self.backup.restore_pressed,
-        }
-        for route, (method, named) in DECK_CALLBACKS.items():  # the deck's, by method name
-            routes[route] = partial(self._deck_call, method, named)
-        return routes
-
-    def _deck_call(self, method: str, named: tuple[str, ...], *args: object) -> list[Effect]:
-        """A deck callback: its arguments (the clock last, which the deck does not take)."""
-        args = args[:-1]
-        positional = args[: len(args) - len(named)]
-        options = dict(zip(named, args[len(args) - len(named) :], strict=True))
-        self.changed()
-        effects: list[Effect] = getattr(self.deck, method)(*positional, **options)
-        return effects
 
     def _import_link(self, link: str, now: float) -> list[Effect]:
         folder = self.screen.dash.view(self.board.shelf).folder

@@ -25,7 +25,7 @@ from cueboard.core.settings import Settings
 from vxp.models import audio
 from vxp.prepared import Prepared, prepare
 
-from . import loading
+from . import loading, stopping
 from .browse import Browser, Shelf
 from .effects import Effect, Log, Notice
 from .ordering import move
@@ -340,67 +340,20 @@ class Soundboard:
         return [said, *self.renders.played(rel, st.edit), *counted]  # the cache evicts it last
 
     def stop(self, rel: str, now: float, *, request_id: str | int | None = None) -> list[Effect]:
-        st = self.states.get(rel)
-        self.playing.pop(rel, None)
-        self.changed = True
-        if st is None or st.sound_id is None:
-            return []
-        self.published.append(("stopped", _echo({"name": st.sound.name, "path": rel}, request_id)))
-        return self.tracker.request(
-            now, "audio", audio.AudioStop, expect=audio.AudioOk, user_asked=True,
-            sound=st.sound_id,
-        )  # fmt: skip
+        return stopping.stop(self, rel, now, request_id=request_id)
 
     def stop_all(self, now: float) -> list[Effect]:
-        self.expire(now)
-        stopped = list(self.playing)
-        self.playing.clear()
-        out: list[Effect] = [Log(20, "stop all")]
-        if self.audio_granted:
-            out += self.tracker.request(
-                now, "audio", audio.AudioStopAll, expect=audio.AudioOk, user_asked=True
-            )
-        for rel in stopped:
-            st = self.states.get(rel)
-            if st is not None:
-                self.published.append(("stopped", {"name": st.sound.name, "path": rel}))
-        self.changed = True
-        return out
+        return stopping.stop_all(self, now)
 
     def stop_looping(self, now: float) -> list[Effect]:
-        out: list[Effect] = []
-        for rel in [r for r, p in self.playing.items() if p.looping]:
-            out += self.stop(rel, now)
-        return out
+        return stopping.stop_looping(self, now)
 
     def expire(self, now: float) -> bool:
         """Drop one-shots whose time is over; True if anything changed."""
-        over = [r for r, p in self.playing.items() if p.ends is not None and p.ends <= now]
-        for rel in over:
-            del self.playing[rel]
-        if over:
-            self.changed = True
-        return bool(over)
+        return stopping.expire(self, now)
 
     def reconcile(self, now: float) -> list[Effect]:
-        """Trust the host's status rows over our own clock."""
-        if not self.playing or not self.audio_granted:
-            return []
-
-        def done(outcome: Outcome) -> list[Effect]:
-            if not outcome.ok:
-                return []
-            alive = {self.by_id.get(r.sound) for r in outcome.result.playing}
-            gone = [rel for rel in self.playing if rel not in alive]
-            for rel in gone:
-                del self.playing[rel]
-            if gone:
-                self.changed = True
-            return []
-
-        return self.tracker.request(
-            now, "audio", audio.AudioGetStatus, expect=audio.AudioStatus, done=done
-        )
+        return stopping.reconcile(self, now)
 
     def set_status(self, key: str | None, level: int = 0, **params: str | int) -> None:
         self.status = None if key is None else Notice(key, StatusLevel(level), params)
