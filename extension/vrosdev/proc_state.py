@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
+
 PROC = Path("/proc")
 _BUSY_STATES = frozenset("RD")  # running or runnable; in uninterruptible I/O
+SAMPLES = 5  # looks at the process tree by ``waiting``
+SAMPLE_GAP_S = 0.01
 
 
 def busy(pid: int) -> bool:
@@ -52,3 +56,17 @@ def _children(path: Path) -> list[int]:
         return [int(x) for x in path.read_text().split()]
     except (OSError, ValueError):
         return []
+
+
+async def waiting(pid: int, samples: int = SAMPLES, gap_s: float = SAMPLE_GAP_S) -> bool:
+    """True when ``pid``'s tree is waiting at every one of ``samples`` looks ``gap_s`` apart.
+
+    One look is an instant: a process that works in bursts (imports between reads, a worker
+    handing back a result) can be caught between two, so a wait is believed only when it lasts.
+    """
+    for n in range(samples):
+        if busy(pid):
+            return False
+        if n < samples - 1:
+            await anyio.sleep(gap_s)
+    return True

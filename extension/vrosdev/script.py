@@ -140,9 +140,9 @@ class ScriptRunner:
 
     async def _settle(self, step: Step) -> None:
         """Wait until the extension has gone quiet: what a person would wait for. Quiet is no
-        frame for QUIET s, no load decoding, and the extension's process waiting, not running
-        (vrosdev.proc_state: a starved process is silent too)."""
-        from .proc_state import busy
+        frame for QUIET s, no load decoding, and the extension's processes waiting, not running,
+        for several looks in a row (vrosdev.proc_state: a starved process is silent too)."""
+        from .proc_state import waiting
 
         quiet = float(step.args[0]) if step.args else 0.5
         timeout = float(step.args[1]) if len(step.args) > 1 else 30.0
@@ -152,8 +152,10 @@ class ScriptRunner:
         with anyio.move_on_after(timeout) as scope:
             while True:
                 idle = time.monotonic() - recorder.last_frame_at
-                if idle >= quiet and not pending and (pid is None or not busy(pid)):
-                    return
+                if idle >= quiet and not pending and (pid is None or await waiting(pid)):
+                    if time.monotonic() - recorder.last_frame_at >= quiet:  # none came meanwhile
+                        return
+                    continue
                 await anyio.sleep(max(0.05, quiet - idle))
         if scope.cancelled_caught:
             raise ScriptError(f"line {step.line_no}: not settled within {timeout:g} s")

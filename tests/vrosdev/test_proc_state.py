@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+import anyio
 import pytest
 
-from vrosdev.proc_state import busy
+from vrosdev.proc_state import busy, waiting
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 
@@ -48,6 +49,24 @@ def test_a_waiting_process_is_not_busy_and_a_spinning_one_always_is() -> None:
     with _started(["sleep", "600"]) as waiting, _started(SPIN) as spinning:
         assert _eventually(lambda: not busy(waiting.pid))
         assert all(busy(spinning.pid) for _ in range(50))
+
+
+# Waits 20 ms, works 30 ms, in turn: a single look may catch it waiting.
+BURSTS = [
+    sys.executable, "-c",
+    "import time\nwhile True:\n time.sleep(0.02)\n end = time.monotonic() + 0.03\n"
+    " while time.monotonic() < end: pass",
+]  # fmt: skip
+
+
+def test_a_process_that_works_in_bursts_is_never_taken_as_waiting() -> None:
+    """settle believes a wait only when it lasts over several looks, longer than a pause."""
+    with _started(BURSTS) as bursts, _started(["sleep", "600"]) as sleeper:
+        assert _eventually(lambda: anyio.run(waiting, sleeper.pid))
+        assert _eventually(lambda: busy(bursts.pid))
+        for _ in range(20):  # looks spread over many of its pauses
+            assert not anyio.run(waiting, bursts.pid)
+            time.sleep(0.007)
 
 
 @contextmanager

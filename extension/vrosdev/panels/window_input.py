@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from vrosdev.panels.xinput import XInput
 
 INPUT_SETTLE_MS = 80  # lets winit and Slint take in the X events before the host goes on
+MAP_POLL_MS = 20  # a window just shown may reach the X server's tree a moment later
+MAP_POLLS = 1500  # a bound for a window that never comes, far past a busy machine's delay
 
 type Done = Callable[[str | None], None]
 
@@ -64,19 +66,36 @@ class PanelInput:
             done(f"({x}, {y}) is outside the panel ({inner[0]}x{inner[1]})")
             return
         self._emit(self.keyboard.pointer_inside())
-        self._input().click(self.margin + x, self.margin + y)
-        self._after_input(done)
+        self._when_mapped(lambda: self._click(self.margin + x, self.margin + y, done), done)
 
     def mouse(self, x: int, y: int, done: Done) -> None:
         """A bare click at window pixels, as a person's mouse: no host logic of its own, the
         window's frame tells a press into the panel from one in the margin."""
+        self._when_mapped(lambda: self._click(x, y, done), done)
+
+    def _click(self, x: int, y: int, done: Done) -> None:
         self._input().click(x, y)
         self._after_input(done)
+
+    def _when_mapped(self, then: Callable[[], None], done: Done, polls: int = 0) -> None:
+        """``then`` once the window is on the display (input sent before would find none)."""
+        if self._input().mapped():
+            then()
+        elif polls >= MAP_POLLS:
+            done(f"the window {self._window.title!r} never reached the display")
+        else:
+            delay = datetime.timedelta(milliseconds=MAP_POLL_MS)
+            self._window.slint.Timer.single_shot(
+                delay, lambda: self._when_mapped(then, done, polls + 1)
+            )
 
     def type(self, text: str, done: Done) -> None:
         if not self.keyboard.shown:
             done("the VR keyboard is not up for this panel (click into a text field first)")
             return
+        self._when_mapped(lambda: self._type(text, done), done)
+
+    def _type(self, text: str, done: Done) -> None:
         xinput = self._input()
         taps = xinput.prepare(text)
 

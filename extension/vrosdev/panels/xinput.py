@@ -37,6 +37,14 @@ class XInput:
     def close(self) -> None:
         self._display.close()
 
+    def mapped(self) -> bool:
+        """The window is on the display: a window just shown may not be there yet."""
+        try:
+            self._find()
+        except InputError:
+            return False
+        return True
+
     def _find(self) -> Any:
         if self._window is not None:
             return self._window
