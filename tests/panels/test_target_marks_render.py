@@ -17,12 +17,12 @@ from cueboard.core.contract import SlotState, TargetMark
 from cueboard.core.overlay import Tile, grid_values
 from cueboard.core.props import PropsModel
 from cueboard.runtime.catalogs import load_catalog
-from vrosdev.theme import LIGHT_THEME_IDS, THEME_IDS, hex_to_rgb, palette
+from vrosdev.theme import THEME_IDS, hex_to_rgb, palette
+
+from .shots import MARK, contrast, overlay_shots
 
 pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[2]
-MARK = 3.0  # WCAG 1.4.11
 # The first three tiles at the preferred size (960 x 640, density 1.0): the left part of each
 # one's icon area, clear of its rounded corners and of the star, where the mark sits at the
 # icon's foot.
@@ -46,26 +46,6 @@ def _needs_x() -> None:
     pytest.importorskip("slint")
 
 
-def _luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(c: int) -> float:
-        s = c / 255
-        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
-    """WCAG 2.2's contrast ratio of two rendered pixels."""
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
-def _variants() -> list[tuple[str, bool]]:
-    out = [(theme, False) for theme in THEME_IDS]
-    return out + [(theme, True) for theme in THEME_IDS if theme not in LIGHT_THEME_IDS]
-
-
 def _props() -> list[list[Any]]:
     model = PropsModel(None)
     model.set_texts(load_catalog("en-US"))
@@ -73,27 +53,6 @@ def _props() -> list[list[Any]]:
     strip = {"folders": [("c:A", "A"), ("c:B", "B")], "folder-key": "c:A", "folder-index": 0}
     model.update("overlay", {**grid_values(tiles), **strip, "page-name": "A"})
     return [[name, value] for name, value in model.desired("overlay").items()]
-
-
-async def _render(tmp_path: Path) -> dict[tuple[str, bool], Any]:
-    from PIL import Image
-
-    from vrosdev.panels import PreviewClient
-    from vrosdev.panels.window import ThemeSettings
-
-    source = (REPO / "panels" / "overlay.slint").read_text(encoding="utf-8")
-    shots: dict[tuple[str, bool], Any] = {}
-    async with PreviewClient.open(source, name="overlay") as preview:
-        assert await preview.set_props(_props()) == []
-        await preview.flush()
-        for theme, oled in _variants():
-            await preview.set_theme(ThemeSettings(theme=theme, oled=oled, reduced_motion=True))
-            await preview.flush()
-            out = tmp_path / f"{theme}-{oled}.png"
-            await preview.screenshot(out)
-            with Image.open(out) as image:
-                shots[(theme, oled)] = image.convert("RGB")
-    return shots
 
 
 def _face(image: Any, xs: range, colour: tuple[int, int, int]) -> tuple[int, int, int, int]:
@@ -109,7 +68,7 @@ def _face(image: Any, xs: range, colour: tuple[int, int, int]) -> tuple[int, int
 
 
 async def test_the_marks_read_hold_their_words_and_differ_in_shape(tmp_path: Path) -> None:
-    shots = await _render(tmp_path)
+    shots = await overlay_shots(tmp_path, _props())
     # Where each mark is: found by its face in the first theme, whose bg0 is no tile's face;
     # the layout is the same in every theme.
     first = {k: hex_to_rgb(v) for k, v in palette(THEME_IDS[0]).items()}
