@@ -48,10 +48,14 @@ WAKE = "props"
 type PropPairs = list[tuple[str, WireValue]]
 
 
+# One encoder for every measure: json.dumps builds a new one per call when given separators.
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 def _pair_bytes(name: str, value: WireValue) -> int:
     # ensure_ascii over-counts non-ASCII text (6 bytes per \\uXXXX against 3 in UTF-8): the
     # estimate stays an upper bound whatever encoder the SDK uses.
-    return len(json.dumps([name, value], separators=(",", ":"))) + 1
+    return len(_COMPACT.encode([name, value])) + 1
 
 
 def split_frames(pairs: PropPairs, limit: int = MAX_PROPS_FRAME_BYTES) -> list[PropPairs]:
