@@ -67,13 +67,17 @@ lint: venv
 # suite failed; the run's folders are removed when both passed, and kept (and named) otherwise.
 WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
+# Bytecode is kept under .cache, never in the tree, even where PYTHONDONTWRITEBYTECODE is set:
+# without it every worker rewrites and compiles every test module again on each run (most of
+# collection's CPU), and every process the tests start compiles what it imports.
+PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CACHE)/pycache
 test: venv sysdeps lint
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
 	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
-	$(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
+	$(PYTEST_ENV) $(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
 	  --ignore=tests/zz_sweep tests; suite=$$?; \
 	echo "$(PY) -m pytest -q tests/zz_sweep   # the leak sweep over every worker's share"; \
-	$(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
+	$(PYTEST_ENV) $(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
 	  tests/zz_sweep; sweep=$$?; \
 	if [ $$suite = 0 ] && [ $$sweep = 0 ]; then rm -rf "$$run"; else echo "kept: $$run"; exit 1; fi
 

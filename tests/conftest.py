@@ -11,6 +11,7 @@ fresh examples on every run to go looking for those; paste a failure's blob into
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -84,6 +85,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
         for item in sweep:
             item.add_marker(skip)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection built (every test module, the libraries they import, the items) lives
+    until the process ends, yet the collector's full passes walked all of it again and again
+    while in-memory tests allocated: frozen, those passes see only what the tests made."""
+    gc.collect()
+    gc.freeze()
 
 
 LEAK_SWEEP = "tests/zz_sweep/test_leak_sweep.py"

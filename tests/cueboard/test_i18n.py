@@ -108,6 +108,15 @@ def test_t_fills_placeholders_and_never_fails() -> None:
     assert i18n.msgid("a.b") == "a.b"
 
 
+def test_t_fills_each_placeholder_once_and_keeps_unknown_ones() -> None:
+    """A placeholder repeated is filled each time; one not given stays as written; a value
+    holding braces is not filled again; text outside the placeholders is kept."""
+    cat = i18n.Catalog("en-US", "en-US", {"k": "{a}-{b}-{a} {Up} {not closed"})
+    assert cat.t("k", a="{b}", c=1) == "{b}-{b}-{b} {Up} {not closed"
+    assert cat.t("k", a=1, b=2) == "1-2-1 {Up} {not closed"
+    assert i18n.Catalog("en-US", "en-US", {"k": "plain"}).t("k", a=1) == "plain"
+
+
 def test_a_key_missing_in_a_locale_falls_back_to_en_us(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ import logging
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,21 @@ def placeholders(text: str) -> frozenset[str]:
     return frozenset(PLACEHOLDER.findall(text))
 
 
+@lru_cache(maxsize=4096)
+def _parts(text: str) -> tuple[str, ...]:
+    """Text, placeholder name, text, ...: a catalog's texts are few, and views fill them on
+    every refresh."""
+    return tuple(PLACEHOLDER.split(text))
+
+
 def _fill(text: str, params: Mapping[str, object]) -> str:
-    return PLACEHOLDER.sub(
-        lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
-    )
+    parts = _parts(text)
+    out = [parts[0]]
+    for i in range(1, len(parts), 2):
+        name = parts[i]
+        out.append(str(params[name]) if name in params else f"{{{name}}}")
+        out.append(parts[i + 1])
+    return "".join(out)
 
 
 @dataclass(frozen=True)

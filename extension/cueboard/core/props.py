@@ -48,10 +48,14 @@ WAKE = "props"
 type PropPairs = list[tuple[str, WireValue]]
 
 
+# One encoder for every measure: json.dumps builds a new one per call when given separators.
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 def _pair_bytes(name: str, value: WireValue) -> int:
     # ensure_ascii over-counts non-ASCII text (6 bytes per \\uXXXX against 3 in UTF-8): the
     # estimate stays an upper bound whatever encoder the SDK uses.
-    return len(json.dumps([name, value], separators=(",", ":"))) + 1
+    return len(_COMPACT.encode([name, value])) + 1
 
 
 def split_frames(pairs: PropPairs, limit: int = MAX_PROPS_FRAME_BYTES) -> list[PropPairs]:
@@ -80,8 +84,9 @@ class _PanelState:
     last_frame_at: float = -math.inf
     dirty: bool = False
     open: bool = False  # the host said panel_shown, and no panel_hidden since
-    # the Python value :meth:`PropsModel.update` last stored per prop: a refresh repeats most
-    # values, and comparing one is cheaper than tagging and checking it again
+    # the value :meth:`PropsModel.update` (a Python value) or :meth:`PropsModel.set_wire` (a
+    # tagged dict) last stored per prop: a refresh repeats most values, and comparing one is
+    # cheaper than tagging and checking it again
     given: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
@@ -120,9 +125,14 @@ class PropsModel:
         self._store(state, name, state.contract.prop(name).wire_value(value))
 
     def set_wire(self, panel: str, name: str, tagged: Any) -> None:
-        """Desire a prop from an already tagged value ``{"t": ..., "v": ...}``."""
+        """Desire a prop from an already tagged value ``{"t": ..., "v": ...}``; one equal to the
+        value this stored last is not checked again (a refresh repeats most of them)."""
         state = self._panel(panel)
+        given = state.given
+        if name in given and given[name] == tagged:
+            return
         self._store(state, name, state.contract.prop(name).check(tagged))
+        given[name] = tagged
 
     def update(self, panel: str, values: Mapping[str, Any]) -> None:
         """Several props at once, from Python values; nothing is stored if one is invalid."""

@@ -144,9 +144,8 @@ class FakeHost:
         elif send.kind == "panel.props":
             props: Any = getattr(send.params, "props", [])
             for _, value in props:
-                wire: dict[str, Any] = value.model_dump()
-                if wire["t"] == "assets":
-                    keys: list[str] = wire["v"]
+                if value.t == "assets":  # the typed value's own fields: no dump of every prop
+                    keys: list[str] = value.v
                     self.named_unput += [k for k in keys if k not in self.put_ok]
         return outcome, follow
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cueboard.core.effects import HostFailure
+from cueboard.core.effects import HostFailure, Send
 from cueboard.core.inputs import Disconnected
 from cueboard.core.overlay import BLANK_ICON_KEY, icon_keys
+from vxp.models import panel
 
 from .fakehost import Driver, FakeHost, library
 
@@ -69,3 +70,13 @@ def test_the_blank_names_a_tile_without_an_icon_once_it_is_put() -> None:
     assert not d.host.named_unput
     assert icon_keys([None, "k", None], blank=False) == ["k", "k"]
     assert icon_keys([None, None], blank=False) == []
+
+
+def test_the_fake_host_notes_a_key_named_before_its_put() -> None:
+    """The checks above can fail: props naming a key with no put answered ok are noted."""
+    host = FakeHost()
+    icons = panel.AssetsValue(v=["cb:icon:a", "cb:blank"])
+    props = panel.PanelProps(panel="overlay", props=[("slot-icons", icons)])
+    host.put_ok.add("cb:blank")
+    host.answer(Send(1, "panel", props))
+    assert host.named_unput == ["cb:icon:a"]

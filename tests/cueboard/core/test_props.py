@@ -130,6 +130,25 @@ def test_an_update_after_a_set_of_the_same_prop_still_counts() -> None:
     assert model.desired("overlay")["page-name"] == {"t": "str", "v": "Memes"}
 
 
+def test_a_tagged_value_repeated_is_kept_and_one_set_by_another_route_is_set_back() -> None:
+    """The deck's tagged values repeat on every refresh and are not checked again; a prop set
+    by another route in between is the refresh's to set back, and a changed one is checked."""
+    sent = Recorder()
+    model = sent.model()
+    memes = {"t": "str", "v": "Memes"}
+    model.set_wire("overlay", "page-name", memes)
+    model.set("overlay", "page-name", "Loops")
+    model.set_wire("overlay", "page-name", dict(memes))
+    assert model.desired("overlay")["page-name"] == memes
+    model.update("overlay", {"page-name": "Loops"})
+    model.set_wire("overlay", "page-name", dict(memes))
+    assert model.desired("overlay")["page-name"] == memes
+    with pytest.raises(WireError):
+        model.set_wire("overlay", "page-name", {"t": "i64", "v": 1})
+    sent.carry(model.flush(0.0))
+    assert sent.shown("overlay")["page-name"] == memes
+
+
 def test_an_invalid_update_stores_nothing_and_is_checked_again() -> None:
     sent = Recorder()
     model = sent.model()

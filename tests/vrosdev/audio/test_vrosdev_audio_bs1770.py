@@ -1,18 +1,20 @@
 """vrosdev's own BS.1770 meter, against the standard's calibration and against pyloudnorm.
 
 pyloudnorm is the reference the host measured with before; it stays a test dependency only.
+It and scipy.signal are imported by the tests that use them, and the signals are made by the
+test they are for: collection, which every xdist worker does, pays for neither.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
-import pyloudnorm
 import pytest
-import scipy.signal
 
 from vrosdev.audio import bs1770
 from vrosdev.audio.loudness import NORMALIZE_TARGET_LUFS, measure_lufs, normalize
@@ -29,6 +31,8 @@ def _sine(seconds: float, freq: float, amplitude: float, channels: int = 2) -> S
 
 def _speechlike(seconds: float, seed: int) -> Samples:
     """Pink-ish noise in syllable-like bursts with pauses, stereo with a level offset."""
+    import scipy.signal
+
     rng = np.random.default_rng(seed)
     n = round(seconds * RATE)
     white = rng.standard_normal(n)
@@ -41,6 +45,8 @@ def _speechlike(seconds: float, seed: int) -> Samples:
 
 def _chirp_with_quiet_tail(seconds: float) -> Samples:
     """A loud sweep then a tail 25 dB down: the relative gate keeps the tail out."""
+    import scipy.signal
+
     t = np.arange(round(seconds * RATE)) / RATE
     sweep = 0.5 * scipy.signal.chirp(t, f0=40, t1=t[-1], f1=16_000)
     sweep[len(t) // 2 :] *= 10 ** (-25 / 20)
@@ -49,6 +55,8 @@ def _chirp_with_quiet_tail(seconds: float) -> Samples:
 
 def test_k_weighting_is_the_standards_recursive_filter() -> None:
     """The FFT-applied K-weighting equals BS.1770's two biquads run sample by sample."""
+    import scipy.signal
+
     x = np.random.default_rng(3).standard_normal((300_000, 2))
     stage1 = scipy.signal.lfilter(bs1770._SHELF_B, bs1770._SHELF_A, x, axis=0)
     expected = scipy.signal.lfilter(bs1770._HIGHPASS_B, bs1770._HIGHPASS_A, stage1, axis=0)
@@ -63,21 +71,24 @@ def test_full_scale_997_hz_in_one_channel_reads_minus_3_01() -> None:
 
 
 @pytest.mark.parametrize(
-    "signal",
+    "make",
     [
-        pytest.param(_sine(0.6, 440.0, 0.25), id="tone-440-0.6s"),
-        pytest.param(_sine(1.0, 440.0, 0.02), id="tone-440-quiet"),
-        pytest.param(_sine(1.0, 440.0, 0.9), id="tone-440-loud"),
-        pytest.param(_sine(3.0, 60.0, 0.5), id="tone-60hz"),
-        pytest.param(_sine(2.5, 9_000.0, 0.3), id="tone-9khz"),
-        pytest.param(_speechlike(4.2, 1), id="speechlike-4.2s"),
-        pytest.param(_speechlike(11.05, 2), id="speechlike-11s"),
-        pytest.param(_chirp_with_quiet_tail(5.0), id="chirp-quiet-tail"),
-        pytest.param(np.random.default_rng(4).uniform(-0.5, 0.5, (150_000, 2)), id="noise"),
+        pytest.param(partial(_sine, 0.6, 440.0, 0.25), id="tone-440-0.6s"),
+        pytest.param(partial(_sine, 1.0, 440.0, 0.02), id="tone-440-quiet"),
+        pytest.param(partial(_sine, 1.0, 440.0, 0.9), id="tone-440-loud"),
+        pytest.param(partial(_sine, 3.0, 60.0, 0.5), id="tone-60hz"),
+        pytest.param(partial(_sine, 2.5, 9_000.0, 0.3), id="tone-9khz"),
+        pytest.param(partial(_speechlike, 4.2, 1), id="speechlike-4.2s"),
+        pytest.param(partial(_speechlike, 11.05, 2), id="speechlike-11s"),
+        pytest.param(partial(_chirp_with_quiet_tail, 5.0), id="chirp-quiet-tail"),
+        pytest.param(lambda: np.random.default_rng(4).uniform(-0.5, 0.5, (150_000, 2)), id="noise"),
     ],
 )
-def test_reads_what_pyloudnorm_reads_within_a_tenth_of_an_lu(signal: Samples) -> None:
+def test_reads_what_pyloudnorm_reads_within_a_tenth_of_an_lu(make: Callable[[], Samples]) -> None:
     """Tones (the load tests' reference tones among them) and real-ish signals."""
+    import pyloudnorm
+
+    signal = make()
     expected = pyloudnorm.Meter(RATE).integrated_loudness(signal)
     assert bs1770.integrated_loudness(signal) == pytest.approx(expected, abs=0.1)
 
@@ -89,6 +100,8 @@ def test_silence_and_too_short_read_minus_infinity() -> None:
 
 def test_normalized_reference_tones_read_the_target_on_pyloudnorm() -> None:
     """The −16 LUFS target, as the old meter measures the normalized result."""
+    import pyloudnorm
+
     for amplitude in (0.02, 0.1, 0.5):
         frames = _sine(1.0, 440.0, amplitude).astype(np.float32)
         scaled, reported = normalize(frames, measure_lufs(frames))

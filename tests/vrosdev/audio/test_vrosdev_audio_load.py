@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import pyloudnorm
 import pytest
 import soundfile
 
@@ -73,6 +72,8 @@ def test_formats_decode_with_duration_and_loudness(
     rate: int,
 ) -> None:
     """AUD-2, AUD-6: each format decodes to its real length; loudness is BS.1770's."""
+    import pyloudnorm  # and scipy.signal under it: paid here, not by every worker's collection
+
     if write_kwargs.get("subtype") == "OPUS" and rate != 48_000:
         rate = 24_000  # Opus has no 44.1 kHz; 24 kHz still goes through the resampler
     path = write_tone(name, seconds=0.6, rate=rate, amplitude=0.25, **write_kwargs)
@@ -94,6 +95,8 @@ def test_normalize_reaches_target_loudness(
     amplitude: float,
 ) -> None:
     """AUD-6: normalize=True brings a sound to -16 LUFS; measured independently on the mix."""
+    import pyloudnorm
+
     engine = make_engine()
     path = write_tone("t.flac", freq=440.0, seconds=1.0, amplitude=amplitude)
     sound, loaded = load_ok(engine, path, True)
