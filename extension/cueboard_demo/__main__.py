@@ -208,14 +208,14 @@ SCENES: list[tuple[str, str, str]] = [
     (
         "editor",
         "dash-tab",
-        'click dash-tab open-folder ["c:Twitch Alerts"]\n'
-        f'click dash-tab select-sound ["{EDITED}"]\nsleep 0.6\n'
-        "click dash-tab show-editor-page [1]\nsleep 1.0\n"  # the waveform: the file's length
+        'settle\nclick dash-tab open-folder ["c:Twitch Alerts"]\n'
+        f'click dash-tab select-sound ["{EDITED}"]\nsettle\n'
+        "click dash-tab show-editor-page [1]\nsettle\n"  # the waveform: the file's length
         + "".join(
             f'click dash-tab set-sound-edit ["{EDITED}", {field}, {ms}]\n'
             for field, ms in ((1, 4200), (0, 600), (2, 400), (3, 800))
         )
-        + "sleep 1.0\n",
+        + "settle\n",
     ),
     # The now-playing toast, a runtime panel that exists only once a sound is pressed: the user
     # turns it on, presses a slot, and the picture is taken as it opens (it shows for 2.5 s).
@@ -227,7 +227,7 @@ SCENES: list[tuple[str, str, str]] = [
     ),
 ]
 # Scenes captured once the props settle after their last step, not after a fixed wait.
-AT_LAST_STEP = frozenset({"toast"})
+AT_LAST_STEP = frozenset({"editor", "toast"})
 
 
 def screenshots(
