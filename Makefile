@@ -60,12 +60,12 @@ lint: venv
 	$(VENV)/bin/pyright -p pyproject.toml
 	$(VENV)/bin/lint-imports --no-logo
 
-# The suite on pytest-xdist workers, one more than the cores: the end-to-end tests spend much of
+# The suite on pytest-xdist workers, two a core and one more: the end-to-end tests spend much of
 # their time waiting for the processes they start. A file's tests stay on one worker, so a
 # module's fixture is built once. Then the leak sweep, as a run of its own over every worker's
 # share: both runs get the same ledger folder (tests/leaks.py). The sweep runs even when the
 # suite failed; the run's folders are removed when both passed, and kept (and named) otherwise.
-WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
 # Bytecode is kept under .cache, never in the tree, even where PYTHONDONTWRITEBYTECODE is set:
 # without it every worker rewrites and compiles every test module again on each run (most of
