@@ -62,24 +62,31 @@ lint: venv
 
 # The suite on pytest-xdist workers, two a core and one more: the end-to-end tests spend much of
 # their time waiting for the processes they start. A file's tests stay on one worker, so a
-# module's fixture is built once. Then the leak sweep, as a run of its own over every worker's
-# share: both runs get the same ledger folder (tests/leaks.py). The sweep runs even when the
-# suite failed; the run's folders are removed when both passed, and kept (and named) otherwise.
+# module's fixture is built once. `make lint` runs beside the suite, in the time its workers
+# wait, and its output is shown when both are done. Then the leak sweep, as a run of its own
+# over every worker's share: both runs get the same ledger folder (tests/leaks.py). The sweep
+# runs even when the suite failed; the run's folders are removed when everything passed, and
+# kept (and named) otherwise.
 WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
 # Bytecode is kept under .cache, never in the tree, even where PYTHONDONTWRITEBYTECODE is set:
 # without it every worker rewrites and compiles every test module again on each run (most of
 # collection's CPU), and every process the tests start compiles what it imports.
 PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CACHE)/pycache
-test: venv sysdeps lint
+test: venv sysdeps
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
+	echo "make lint   # ruff, format, pyright, import contracts: beside the suite, shown after it"; \
+	$(MAKE) --no-print-directory lint > "$$run/lint.txt" 2>&1 & linter=$$!; \
 	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
 	$(PYTEST_ENV) $(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
 	  --ignore=tests/zz_sweep tests; suite=$$?; \
+	wait $$linter; lint=$$?; \
+	echo "== make lint"; cat "$$run/lint.txt"; \
 	echo "$(PY) -m pytest -q tests/zz_sweep   # the leak sweep over every worker's share"; \
 	$(PYTEST_ENV) $(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
 	  tests/zz_sweep; sweep=$$?; \
-	if [ $$suite = 0 ] && [ $$sweep = 0 ]; then rm -rf "$$run"; else echo "kept: $$run"; exit 1; fi
+	if [ $$lint = 0 ] && [ $$suite = 0 ] && [ $$sweep = 0 ]; then rm -rf "$$run"; \
+	else echo "kept: $$run"; [ $$lint = 0 ] || echo "make lint failed (above)"; exit 1; fi
 
 # The end-to-end tests three times in a row with both cores kept busy by two spinning processes
 # (tools/burn-cpu): nothing in them may depend on how quickly the machine answers.
