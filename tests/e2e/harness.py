@@ -42,6 +42,16 @@ def tone(path: Path, seconds: float = 0.6, freq: float = 1000.0, amplitude: floa
     return path
 
 
+def tone_library(tmp: Path) -> Path:
+    """A content folder with three tones: two at the top level, one in a folder "Memes"."""
+    content = tmp / "content"
+    sounds = content / "Cueboard" / "Sounds"
+    tone(sounds / "01 Beep.wav", freq=1000)
+    tone(sounds / "02 Boop.wav", freq=500)
+    tone(sounds / "Memes" / "Vine.wav", freq=700)
+    return content
+
+
 def rms(path: Path) -> float:
     import soundfile
 

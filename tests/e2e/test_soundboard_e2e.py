@@ -11,24 +11,15 @@ from cueboard.core.records import SoundPrefs, read_records
 from vrosdev.host.namespaces.kv import KvStore
 from vxp.manifest import load_manifest
 
-from .harness import REPO, rms, run_cueboard, tone
+from .harness import REPO, rms, run_cueboard, tone_library
 
 pytestmark = pytest.mark.slow
-
-
-def _library(tmp: Path) -> Path:
-    content = tmp / "content"
-    sounds = content / "Cueboard" / "Sounds"
-    tone(sounds / "01 Beep.wav", freq=1000)
-    tone(sounds / "02 Boop.wav", freq=500)
-    tone(sounds / "Memes" / "Vine.wav", freq=700)
-    return content
 
 
 def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path) -> None:
     """AUD-4, AUD-9, AUD-19, docs/protocol-notes.md#r28: soundboard at 80, mic at 40 (the manifest's
     defaults): 6.02 dB."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 1\n", content=content)
     assert run.code == 0
     plays = run.sent("audio", "play")
@@ -45,7 +36,7 @@ def test_play_slot_1_reaches_soundboard_and_mic_at_the_gain_ratio(tmp_path: Path
 
 def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:
     """First props, commands, pre-arm, then loads; every play after its audio_loaded (AUD-18)."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-2\nsleep 0.5\n", content=content)
     order = [
         (x["frame"]["method"], (x["frame"].get("params") or {}).get("op"))
@@ -67,7 +58,7 @@ def test_start_up_order_and_no_play_before_loaded(tmp_path: Path) -> None:
 
 
 def test_mic_disabled_keeps_mic_silent(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         "settle\nsetting mic_enabled false\ninvoke play-slot-1\nsleep 1\n",
@@ -81,7 +72,7 @@ def test_mic_disabled_keeps_mic_silent(tmp_path: Path) -> None:
 
 
 def test_stop_others_and_toggle_policies(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         'settle\nsetting overlap "stop_others"\ninvoke play-slot-1\ninvoke play-slot-2\nsleep 0.3\n'
@@ -96,7 +87,7 @@ def test_stop_others_and_toggle_policies(tmp_path: Path) -> None:
 
 
 def test_a_failed_load_never_plays_and_shows_broken(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     bad = content / "Cueboard" / "Sounds" / "00 Broken.wav"
     bad.write_bytes(b"RIFF\x00\x00\x00\x00WAVEjunkjunkjunk" * 4)
     run = run_cueboard(tmp_path, "settle\ninvoke play-slot-1\nsleep 0.3\n", content=content)
@@ -117,7 +108,7 @@ def test_a_failed_load_never_plays_and_shows_broken(tmp_path: Path) -> None:
 
 def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
     """Per-key records: everything the host answered ``written`` for is there after a kill -9."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     script = "\n".join(
         [
             "settle",
@@ -142,7 +133,7 @@ def test_kv_survives_a_kill_mid_session(tmp_path: Path) -> None:
 
 
 def test_remote_control_over_the_bus(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         "settle\n"
@@ -163,7 +154,7 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
     """EVT-1, docs/protocol-notes.md#r26: a kv write still waiting to be coalesced is sent after
     shutting_down, then
     the process exits 0 by itself (not killed); it said hello as the repository manifest's id."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         'settle\nclick dash-tab set-sound-mode ["01 Beep.wav", 4]\n',
@@ -195,7 +186,7 @@ def test_shutting_down_flushes_and_exits_zero_under_the_repository_manifest(
 
 def test_reconnect_registers_again_and_plays(tmp_path: Path) -> None:
     """A drop without shutting_down: hello again, commands again, props again (issue 6)."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path, "settle\ndisconnect\nsettle\ninvoke play-slot-1\nsleep 0.5\n", content=content
     )
@@ -223,7 +214,7 @@ def test_reconnect_registers_again_and_plays(tmp_path: Path) -> None:
 def test_unknown_sound_after_a_host_restart_reloads_and_plays(tmp_path: Path) -> None:
     """docs/protocol-notes.md#r21: a host that lost its sounds answers unknown_sound; Cueboard loads
     again, plays once."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         "settle\ndisconnect forget-sounds\nsettle\ninvoke play-slot-1\nsleep 0.8\n",
@@ -236,7 +227,7 @@ def test_unknown_sound_after_a_host_restart_reloads_and_plays(tmp_path: Path) ->
 
 
 def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         "\n".join(
@@ -262,7 +253,7 @@ def test_lifecycle_quitting_flushes_and_detached_stops_loops(tmp_path: Path) -> 
 
 
 def test_without_the_audio_grant_nothing_is_sent_and_the_overlay_says_so(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     manifest_grants = {"bus": ["vr.lifecycle"], "overlays": True, "media": True}
     run = run_cueboard(
         tmp_path,
@@ -282,7 +273,7 @@ def test_without_the_audio_grant_nothing_is_sent_and_the_overlay_says_so(tmp_pat
 
 
 def test_now_playing_toast_defines_a_runtime_panel(tmp_path: Path) -> None:
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     run = run_cueboard(
         tmp_path,
         "settle\nsetting now_playing_toast true\n"

@@ -10,22 +10,13 @@ from typing import Any
 
 import pytest
 
-from .harness import Run, rms, run_cueboard, tone
+from .harness import Run, rms, run_cueboard, tone_library
 
 pytestmark = pytest.mark.slow
 
 PREFIX = "ext.com.cueboard.soundboard."
 SET = f"bus-publish {PREFIX}cmd.set"
 LIST = f"bus-publish {PREFIX}cmd.list"
-
-
-def _library(tmp: Path) -> Path:
-    content = tmp / "content"
-    sounds = content / "Cueboard" / "Sounds"
-    tone(sounds / "01 Beep.wav", freq=1000)
-    tone(sounds / "02 Boop.wav", freq=500)
-    tone(sounds / "Memes" / "Vine.wav", freq=700)
-    return content
 
 
 def _published(run: Run, kind: str) -> list[Any]:
@@ -53,7 +44,7 @@ def _targets_run(tmp: Path, targets: str, extra: str = "") -> Run:
         f'{SET} {{"path": "01 Beep.wav", "targets": "{targets}"}}\n'
         "sleep 0.2\ninvoke play-slot-1\nsleep 1\n"
     )
-    run = run_cueboard(tmp, script, content=_library(tmp))
+    run = run_cueboard(tmp, script, content=tone_library(tmp))
     assert run.code == 0
     assert not _published(run, "error")
     return run
@@ -90,7 +81,7 @@ def test_counts_survive_a_restart_and_make_recent_and_most_played(tmp_path: Path
     """Boop twice, then Beep: Recent is Beep, Boop (newest first), Most played Boop, Beep (by
     count). The second launch reads the counts from kv, opens Recent from the overlay's strip
     and steps to Most played with the controller's folder-next."""
-    content = _library(tmp_path)
+    content = tone_library(tmp_path)
     state = tmp_path / "state"
     first = run_cueboard(
         tmp_path / "first",

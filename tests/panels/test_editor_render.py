@@ -5,21 +5,13 @@ in colour between the two trim marks and the trimmed parts dimmed to grey on eit
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from cueboard.workers.waveform import KEPT, MARK
 
-pytestmark = [pytest.mark.display, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def _needs_x() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed: run `make sysdeps`")
-    pytest.importorskip("slint")
+pytestmark = [pytest.mark.display, pytest.mark.slow, pytest.mark.usefixtures("needs_x")]
 
 
 def _shot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locale: str, theme: str) -> Path:

@@ -3,25 +3,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.display,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("needs_x"),
+]
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _needs_x() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed: run `make sysdeps`")
 
 
 async def _green_pixels(name: str, out: Path) -> int:

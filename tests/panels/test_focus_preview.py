@@ -4,7 +4,6 @@ model sends is accepted, the focus contract works through the `focus` and `blur`
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,14 @@ from cueboard.core.overlay import Tile, blank_icon_asset, grid_values
 from cueboard.core.props import PropsModel
 from cueboard.runtime.catalogs import load_catalog
 
-pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.display,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("needs_x"),
+]
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"  # one backend is enough for a window test; the model is tested on both
-
-
-@pytest.fixture(autouse=True)
-def _needs_x() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed: run `make sysdeps`")
-    pytest.importorskip("slint")
 
 
 def _overlay_state(locale: str) -> list[list[Any]]:

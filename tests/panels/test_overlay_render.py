@@ -6,7 +6,6 @@ playing outline is whole with a filled edge, the failed one is broken by gaps.""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,12 @@ from vrosdev.theme import THEME_IDS, hex_to_rgb, palette
 
 from .shots import MARK, contrast, overlay_shots
 
-pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.display,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("needs_x"),
+]
 
 
 # Where the layout puts things at the preferred size (960 x 640, density 1.0), with the strip
@@ -31,18 +35,6 @@ LEFT_COLUMN = range(0, 648)
 PLAYING_X = 100  # a column through the first tile, clear of its corner mark and star
 FAILED_X = 194  # a column through the second tile, clear of the gaps in its outline
 GRID_TOP = 130  # above the first row of tiles, below the page header
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _needs_x() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed: run `make sysdeps`")
-    pytest.importorskip("slint")
 
 
 def _props() -> list[list[Any]]:

@@ -7,7 +7,6 @@ the error colour. Sizes are checked for every text by test_text_size.py."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,12 @@ from vrosdev.theme import THEME_IDS, hex_to_rgb, palette
 
 from .shots import MARK, contrast, overlay_shots
 
-pytestmark = [pytest.mark.anyio, pytest.mark.display, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.display,
+    pytest.mark.slow,
+    pytest.mark.usefixtures("needs_x"),
+]
 
 # The first three tiles at the preferred size (960 x 640, density 1.0): the left part of each
 # one's icon area, clear of its rounded corners and of the star, where the mark sits at the
@@ -32,18 +36,6 @@ MARKS = {
     TargetMark.MIC_OFF: range(340, 442),
 }
 BAND = range(190, 262)  # the icon area, below the tile's top edge and above the name
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _needs_x() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed: run `make sysdeps`")
-    pytest.importorskip("slint")
 
 
 def _props() -> list[list[Any]]:
