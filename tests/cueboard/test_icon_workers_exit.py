@@ -10,6 +10,7 @@ is absent from the real process's stderr.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -20,19 +21,24 @@ pytestmark = pytest.mark.slow
 
 DOUBLE_WAIT = "exit status already read"
 PROGRAM = """
-import os, signal, sys
+import math, os, signal, sys
 import anyio, anyio.to_process
 from anyio.to_process import _process_pool_workers
-from cueboard.runtime.workers import close_decode_workers, decode_icon
+from cueboard.runtime.workers import end_worker_processes, decode_icon
 
 async def main() -> None:
     result = await anyio.to_process.run_sync(decode_icon, sys.argv[1])
     assert not isinstance(result, str), result
     (worker,) = _process_pool_workers.get()
+    if sys.argv[2] == "stopped":  # alive, and never to run again on its own
+        os.kill(worker.pid, signal.SIGSTOP)
+        await end_worker_processes(reap_s=math.inf)
+        print("decoded", worker.returncode)
+        return
     os.kill(worker.pid, signal.SIGKILL)
     os.waitid(os.P_PID, worker.pid, os.WEXITED | os.WNOWAIT)  # dead, still unreaped
     if sys.argv[2] == "close":
-        await close_decode_workers()
+        await end_worker_processes()
     print("decoded")
 
 anyio.run(main)
@@ -71,3 +77,14 @@ def test_without_closing_them_anyios_exit_reaps_a_dead_worker_twice(tmp_path: Pa
     done = _run(_gif(tmp_path / "spin.gif"), "leave")
     assert done.stdout.strip() == "decoded"
     assert DOUBLE_WAIT in done.stderr
+
+
+def test_a_worker_that_gets_no_cpu_is_ended_all_the_same(tmp_path: Path) -> None:
+    """A stopped worker stands for one at the idle policy on busy cores: it would read a closed
+    stdin, finish its job and tear down only once it runs, and the host ends an extension that
+    takes 2 s to exit (docs/protocol-notes.md#r26). Given no time limit to reap it, ending the
+    workers returns only because it kills them."""
+    done = _run(_gif(tmp_path / "spin.gif"), "stopped")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["decoded", str(-signal.SIGKILL)]
+    assert DOUBLE_WAIT not in done.stderr

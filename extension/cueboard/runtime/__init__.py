@@ -115,10 +115,10 @@ async def _run_then_end_workers() -> int:
     try:
         return await run()
     finally:
-        # The icon workers start only from the shell's module: not imported, no pool to end.
+        # Worker processes start only from the shell's modules: not imported, no pool to end.
         workers = sys.modules.get("cueboard.runtime.workers")
         if workers is not None:
-            await workers.close_decode_workers()
+            await workers.end_worker_processes()
 
 
 def main() -> int:

@@ -158,9 +158,13 @@ def _drop(folder: Path, rel: str, keep: Path | None) -> None:
 
 
 def _tidy(folder: Path, rel: str, dest: Path, bound: int) -> None:
-    """After a render: the sound's older renders go, then the least recently used files
-    until the cache is within its bound (the new file stays, even alone past it)."""
+    """After a render: the sound's older renders go, and any part file (renders run one at a
+    time, so a part left now is one a killed worker cut off: at exit, say), then the least
+    recently used files until the cache is within its bound (the new file stays, even alone
+    past it)."""
     _drop(folder, rel, dest)
+    for part in folder.glob(f"*{SUFFIX}.part"):
+        part.unlink(missing_ok=True)
     entries = sorted(_entries(folder), key=lambda e: e[2])
     total = sum(size for _, size, _ in entries)
     for path, size, _ in entries:

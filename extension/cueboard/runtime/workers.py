@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import anyio.abc
 import anyio.to_process
 
 from cueboard.core.effects import DecodeIcons, DrawWaveform, Scan
@@ -39,15 +41,20 @@ ICON_DECODE_ENV = "CUEBOARD_ICON_DECODE"  # "thread" or "process" (the default)
 type Feed = Callable[[Input], None]
 
 
-async def close_decode_workers(grace_s: float = 2.0) -> None:
-    """End the icon worker processes while the event loop still runs; call it last.
+async def end_worker_processes(reap_s: float = 1.0) -> None:
+    """Kill the worker processes (icons, waveforms, renders) while the event loop still runs;
+    call it last.
 
-    Left to itself, anyio ends its process pool as the loop closes and kills each worker twice:
-    from the root task's done callback, then from its shutdown task. A worker that died of the
-    first kill is reaped by the second (``Popen.send_signal`` polls first), before asyncio's
-    child watcher gets to it, and the watcher logs "child process pid N exit status already
-    read: will report returncode 255". Closing a worker's stdin ends it (it returns on EOF) and
-    one wait reaps it, so anyio finds no worker left to kill. anyio keeps its pool private
+    Killed, not asked: a worker holds nothing worth waiting for (a render writes a part file
+    and renames it whole), and a worker that is asked (its stdin closed) must first be given
+    the CPU to read that, finish its job and tear its interpreter down. At the idle scheduling
+    policy, on a machine whose cores are busy, that is seconds, and the host ends an extension
+    that takes 2 s to exit (docs/protocol-notes.md#r26). The worker is first moved back to the
+    ordinary policy (where allowed), so even dying does not wait for an idle core.
+
+    One wait reaps each: left to itself, anyio ends its pool as the loop closes and kills each
+    worker twice, and a worker reaped by the second kill (``Popen.send_signal`` polls first)
+    makes asyncio's child watcher log "exit status already read". anyio keeps its pool private
     (``anyio.to_process._process_pool_workers``); without a pool this does nothing.
     """
     from anyio.to_process import _process_pool_workers  # pyright: ignore[reportPrivateUsage]
@@ -58,8 +65,37 @@ async def close_decode_workers(grace_s: float = 2.0) -> None:
         return
     with anyio.CancelScope(shield=True):
         for process in list(workers):
-            with anyio.move_on_after(grace_s):  # a busy worker: aclose kills it, then waits
+            if process.returncode is not None:
+                continue
+            _ordinary_policy(process.pid)
+            _kill(process)
+        for process in list(workers):
+            with anyio.move_on_after(reap_s):
                 await process.aclose()
+
+
+def _kill(process: anyio.abc.Process) -> None:
+    """SIGKILL by pid, not ``Popen.kill``: that polls first, and a poll that reaps a worker
+    already dead is the double wait the docstring above avoids (a dead, unreaped worker takes
+    the signal harmlessly). Windows has neither the signal nor the child watcher."""
+    kill = getattr(signal, "SIGKILL", None)
+    try:
+        if kill is None:
+            process.kill()
+        else:
+            os.kill(process.pid, kill)
+    except ProcessLookupError:
+        pass
+
+
+def _ordinary_policy(pid: int) -> None:
+    other = getattr(os, "SCHED_OTHER", None)
+    if other is None:
+        return
+    try:
+        os.sched_setscheduler(pid, other, os.sched_param(0))
+    except OSError:
+        pass  # not allowed here, or gone: it dies at the idle policy
 
 
 class Workers:

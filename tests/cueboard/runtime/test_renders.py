@@ -118,11 +118,13 @@ def test_the_render_runs_in_a_worker_process(tmp_path: Path) -> None:
     assert c.cache.in_process
 
 
-def test_a_part_a_cut_off_render_left_goes_with_the_next_render(tmp_path: Path) -> None:
+def test_parts_cut_off_renders_left_go_with_the_next_render_of_any_sound(tmp_path: Path) -> None:
+    """A worker killed mid-render (at exit) leaves its part file, of whichever sound."""
     folder = tmp_path / "cache"
     folder.mkdir()
-    part = folder / f"{sound_key('a.wav')}-1-2-abc-0-e-0-0-o.flac.part"
-    part.write_bytes(b"cut off")
+    parts = [folder / f"{sound_key(rel)}-1-2-abc-0-e-0-0-o.flac.part" for rel in ("a.wav", "b.wav")]
+    for part in parts:
+        part.write_bytes(b"cut off")
     c = _Cache(folder)
     assert c.render("a.wav", _sound(tmp_path / "a.wav", 0.5, 1), Edit(start_ms=1)).path
-    assert not part.exists()
+    assert [part.exists() for part in parts] == [False, False]

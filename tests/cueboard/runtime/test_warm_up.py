@@ -21,7 +21,7 @@ import anyio
 from anyio.to_process import _process_pool_workers
 from cueboard.core.effects import Scan
 from cueboard.core.inputs import Scanned
-from cueboard.runtime.workers import Workers, close_decode_workers
+from cueboard.runtime.workers import Workers, end_worker_processes
 
 async def main() -> None:
     fed = []
@@ -30,7 +30,7 @@ async def main() -> None:
     await workers.scan(Scan(Path(sys.argv[1]), "files changed"))
     assert [type(item) for item in fed] == [Scanned, Scanned], fed
     print("workers", len(_process_pool_workers.get(set())))
-    await close_decode_workers()
+    await end_worker_processes()
 
 anyio.run(main)
 """

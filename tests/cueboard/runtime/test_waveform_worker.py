@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 from cueboard.core.effects import DrawWaveform
 from cueboard.core.inputs import WaveformDrawn
-from cueboard.runtime.workers import Workers, close_decode_workers
+from cueboard.runtime.workers import Workers, end_worker_processes
 
 async def main() -> None:
     fed = []
@@ -31,7 +31,7 @@ async def main() -> None:
     assert isinstance(drawn, WaveformDrawn) and not isinstance(drawn.result, str), drawn
     peaks, duration_ms, tiles = drawn.result
     print(duration_ms, len(tiles), "soundfile" in sys.modules, "numpy" in sys.modules)
-    await close_decode_workers()
+    await end_worker_processes()
 
 anyio.run(main)
 """

@@ -26,7 +26,7 @@ import anyio
 from anyio.to_process import _process_pool_workers
 from cueboard.core.effects import DecodeIcons
 from cueboard.core.inputs import IconsDecoded
-from cueboard.runtime.workers import Workers, close_decode_workers
+from cueboard.runtime.workers import Workers, end_worker_processes
 
 def niceness() -> list[int]:
     pids = [process.pid for process in _process_pool_workers.get(set())]
@@ -47,7 +47,7 @@ async def main() -> None:
     print(os.getpriority(os.PRIO_PROCESS, 0), niceness())
     if hasattr(os, "SCHED_IDLE"):
         print(os.sched_getscheduler(0) == os.SCHED_IDLE, policies() == [os.SCHED_IDLE])
-    await close_decode_workers()
+    await end_worker_processes()
 
 anyio.run(main)
 """
