@@ -7,6 +7,12 @@ PY := $(VENV)/bin/python
 CACHE := $(CURDIR)/.cache
 export PIP_CACHE_DIR := $(CACHE)/pip
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# Bytecode is kept under .cache, never in the tree nor in .venv, even where
+# PYTHONDONTWRITEBYTECODE is set: every process of the demo, the benches and the suite (each test
+# worker, each process a test starts) compiles what it imports once, not on every run. So pip
+# compiles nothing at install (--no-compile): Python would not read it from here.
+export PYTHONPYCACHEPREFIX := $(CACHE)/pycache
+unexport PYTHONDONTWRITEBYTECODE
 STAMP := $(VENV)/.installed
 SYSSTAMP := $(CACHE)/sysdeps.stamp
 SYSPKGS := libinput10 xvfb xauth x11-apps imagemagick fonts-noto-cjk fonts-noto-color-emoji \
@@ -28,10 +34,10 @@ APT_NOISE := 2> >(grep -v "^debconf: delaying package configuration" >&2)
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON_FOUND)" ]; then tools/find-python; exit 1; fi
 	@test -x $(PY) || $(PYTHON_FOUND) -m venv $(VENV)
-	@echo "$(PY) -m pip install -q --upgrade pip"
-	@$(PY) -m pip install -q --upgrade pip $(PIP_LOCAL_INDEX_NOISE)
-	@echo "$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]'"
-	@$(PY) -m pip install -q -c constraints.txt -e '.[media,host,preview,dev]' $(PIP_LOCAL_INDEX_NOISE)
+	@echo "$(PY) -m pip install -q --no-compile --upgrade pip"
+	@$(PY) -m pip install -q --no-compile --upgrade pip $(PIP_LOCAL_INDEX_NOISE)
+	@echo "$(PY) -m pip install -q --no-compile -c constraints.txt -e '.[media,host,preview,dev]'"
+	@$(PY) -m pip install -q --no-compile -c constraints.txt -e '.[media,host,preview,dev]' $(PIP_LOCAL_INDEX_NOISE)
 	@touch $@
 
 # Debian packages for Slint (libinput10), headless windows (Xvfb), and CJK text and colour
@@ -69,21 +75,17 @@ lint: venv
 # kept (and named) otherwise.
 WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
-# Bytecode is kept under .cache, never in the tree, even where PYTHONDONTWRITEBYTECODE is set:
-# without it every worker rewrites and compiles every test module again on each run (most of
-# collection's CPU), and every process the tests start compiles what it imports.
-PYTEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CACHE)/pycache
 test: venv sysdeps
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
 	echo "make lint   # ruff, format, pyright, import contracts: beside the suite, shown after it"; \
 	$(MAKE) --no-print-directory lint > "$$run/lint.txt" 2>&1 & linter=$$!; \
 	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
-	$(PYTEST_ENV) $(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
+	$(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
 	  --ignore=tests/zz_sweep tests; suite=$$?; \
 	wait $$linter; lint=$$?; \
 	echo "== make lint"; cat "$$run/lint.txt"; \
 	echo "$(PY) -m pytest -q tests/zz_sweep   # the leak sweep over every worker's share"; \
-	$(PYTEST_ENV) $(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
+	$(PY) -m pytest -q --basetemp="$$run/sweep" --leak-ledger="$$run/ledger" \
 	  tests/zz_sweep; sweep=$$?; \
 	if [ $$lint = 0 ] && [ $$suite = 0 ] && [ $$sweep = 0 ]; then rm -rf "$$run"; \
 	else echo "kept: $$run"; [ $$lint = 0 ] || echo "make lint failed (above)"; exit 1; fi

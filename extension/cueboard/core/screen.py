@@ -17,8 +17,9 @@ from vxp.models import audio
 
 from .browse import FOLDER_KEY, Browser
 from .controls import NO_FAVOURITES, Controls
-from .deck import DeckCore, deck_props
+from .deck import DeckCore, DeckView, deck_props
 from .effects import Effect, Log, Notice, Wake
+from .i18n import Catalog
 from .icons import IconsModel
 from .inputs import IconsDecoded, WaveformDrawn
 from .link import HostLink
@@ -96,6 +97,7 @@ class Screen:
         self._views_at: float | None = None
         self._status_at: float | None = None
         self._dirty = False
+        self._deck_shown: tuple[DeckView, Catalog] | None = None
 
     def changed(self) -> None:
         self._dirty = True
@@ -193,9 +195,12 @@ class Screen:
                 )
             )
         props.update("dash-tab", dash)
-        for panel, values in deck_props(self._deck.view(), cat).items():
-            for name, wire in values.items():
-                props.set_wire(panel, name, wire)
+        deck = self._deck.view()
+        if self._deck_shown != (deck, cat):  # most refreshes are not the deck's
+            self._deck_shown = (deck, cat)
+            for panel, values in deck_props(deck, cat).items():
+                for name, wire in values.items():
+                    props.set_wire(panel, name, wire)
         if not self._link.connected:
             return out
         return out + (props.flush(now) if flush else props.due(now))

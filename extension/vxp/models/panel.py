@@ -197,6 +197,11 @@ def _check_panel(panel: str) -> str:
 # --- requests -------------------------------------------------------------------------------
 
 
+# A panel's props are the same few names frame after frame: each is matched once.
+_GOOD_NAMES: set[str] = set()
+_GOOD_NAMES_KEPT = 4096
+
+
 class PanelProps(Outbound):
     """``props`` is a list of ``[name, value]`` pairs; the last value of a name wins (PAN-6)."""
 
@@ -210,8 +215,11 @@ class PanelProps(Outbound):
     @classmethod
     def _names(cls, props: list[tuple[str, TypedValue]]) -> list[tuple[str, TypedValue]]:
         for name, _ in props:
-            if not PROP_NAME_RE.fullmatch(name):
-                raise ValueError(f"prop name {name!r} is not a Slint identifier")
+            if name not in _GOOD_NAMES:
+                if not PROP_NAME_RE.fullmatch(name):
+                    raise ValueError(f"prop name {name!r} is not a Slint identifier")
+                if len(_GOOD_NAMES) < _GOOD_NAMES_KEPT:
+                    _GOOD_NAMES.add(name)
         return props
 
 

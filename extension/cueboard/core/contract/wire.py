@@ -6,7 +6,7 @@ vrosdev documents); `Prop.cells` names them for people, the wire only knows thei
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, cast
 
@@ -123,6 +123,7 @@ class PanelContract:
     purpose: str
     props: tuple[Prop, ...]
     callbacks: tuple[Callback, ...] = ()
+    _by_name: dict[str, Prop] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.props] + [c.name for c in self.callbacks]
@@ -131,12 +132,14 @@ class PanelContract:
         reserved = RESERVED_NAMES.intersection(names)
         if reserved:
             raise ValueError(f"{self.name}: {sorted(reserved)} clash with Slint built-ins")
+        # by name: every prop of every refresh is looked up here
+        object.__setattr__(self, "_by_name", {p.name: p for p in self.props})
 
     def prop(self, name: str) -> Prop:
-        for p in self.props:
-            if p.name == name:
-                return p
-        raise KeyError(f"{self.name} has no prop {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"{self.name} has no prop {name!r}") from None
 
     def callback(self, name: str) -> Callback | None:
         return next((c for c in self.callbacks if c.name == name), None)
