@@ -4,18 +4,11 @@ A worker imports the module of each function it runs (pickle names a function by
 so these stand apart from the runtime's modules: importing those would load the core's inputs
 and effects (their models, the SDK's event models) into the worker before its first icon.
 
-A worker process runs at a lower CPU priority: on two cores a decode otherwise takes a core that
-the extension's event loop and the host need for a press, and the press waits for the scheduler
-(``bench/bench_latency.py``, the "hop in" and "hop out" stages). Where the OS has it (Linux), the
-worker takes the idle scheduling policy (``SCHED_IDLE``): any ordinary task that wakes, a press
-being read or written, takes the core from it at once, where a niced task may first finish its
-slice. A decode still gets any core nothing else wants. It is also niced
-(:data:`WORKER_NICENESS`), which is what lowers it where the idle policy is missing or refused.
+A worker process runs at a lower CPU priority (:mod:`cueboard.workers.priority`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,34 +17,12 @@ from cueboard.core.asset_table import AssetRef
 from vxp.prepared import prepare
 
 from .lasting import lasting_imports
+from .priority import lower_priority
 
 if TYPE_CHECKING:
     from cueboard.core.inputs import Decoded, Put
 
-__all__ = ["WORKER_NICENESS", "decode_icon", "decode_in_worker", "warm_decoder"]
-
-WORKER_NICENESS = 10
-_lowered = False
-
-
-def lower_priority() -> None:
-    """Once per worker process: lower its CPU priority (POSIX; elsewhere nothing changes)."""
-    global _lowered
-    if _lowered:
-        return
-    _lowered = True
-    nice = getattr(os, "nice", None)
-    if nice is not None:
-        try:
-            nice(WORKER_NICENESS)
-        except OSError:
-            pass
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        try:
-            os.sched_setscheduler(0, idle, os.sched_param(0))
-        except OSError:
-            pass
+__all__ = ["decode_icon", "decode_in_worker", "warm_decoder"]
 
 
 def decode_icon(path: str) -> Decoded | str:

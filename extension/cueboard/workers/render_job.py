@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from cueboard.core.library import MAX_SOUND_BYTES
 from cueboard.core.render import Edit
 
-from .icon_job import lower_priority
+from .priority import lower_priority
 
 if TYPE_CHECKING:
     import numpy as np

@@ -21,7 +21,7 @@ from cueboard.core.asset_table import AssetRef
 from cueboard.core.contract.common import WAVEFORM_HEIGHT, WAVEFORM_TILE_WIDTH, WAVEFORM_TILES
 from vxp.prepared import prepare
 
-from .icon_job import lower_priority
+from .priority import lower_priority
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,4 +1,5 @@
-"""The outbox keeps at most one large request unanswered, and a press still goes first.
+"""The outbox keeps at most one large request unanswered, a press still goes first, and while
+someone is pressing a large request goes only right behind a press.
 
 The client is a stand-in that records what the outbox hands it: the pacing is the outbox's own
 decision, made before a byte reaches a socket (the socket's side is in test_ordered_stream.py).
@@ -13,7 +14,7 @@ import anyio.lowlevel
 import pytest
 
 from cueboard.core.effects import Send
-from cueboard.runtime.outbox import LARGE_BYTES, Outbox
+from cueboard.runtime.outbox import LARGE_BYTES, PRESS_GAP_S, Outbox
 from vxp.models.audio import AudioPlay, PlayTarget
 from vxp.prepared import Prepared
 
@@ -34,8 +35,13 @@ class Recorder:
         await anyio.lowlevel.checkpoint()
 
 
+def _play(ticket: int) -> Send:
+    target = PlayTarget(channel="soundboard", gain_pct=80)
+    return Send(ticket, "audio", AudioPlay(sound="s-00000001", targets=[target]))
+
+
 async def test_a_large_put_waits_for_the_previous_ones_answer_and_a_press_does_not() -> None:
-    outbox = Outbox(lambda send, exc: None)
+    outbox = Outbox(lambda send, exc: None, press_gap_s=0.0)  # the answer's pacing alone
     client = Recorder()
     first, second = _put(1, LARGE_BYTES), _put(2, LARGE_BYTES)
     small = Send(3, "kv", Prepared("kv", b'{"op":"get","key":"a"}'))
@@ -74,4 +80,69 @@ async def test_a_connection_that_ends_leaves_no_put_counted_as_unanswered() -> N
         outbox.put(_put(5, LARGE_BYTES))
         await anyio.wait_all_tasks_blocked()
         assert client.written == [1, 5]
+        tg.cancel_scope.cancel()
+
+
+async def test_while_someone_presses_a_large_put_goes_only_right_behind_a_press() -> None:
+    """A put that becomes ready between two presses waits for the second, then follows it at
+    once: the next press is then as far away as a person's presses are apart. A small request
+    is not held."""
+    clock = [100.0]
+    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
+    client = Recorder()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
+        outbox.put(_play(1))
+        await anyio.wait_all_tasks_blocked()
+        clock[0] += PRESS_GAP_S / 10  # the worker's result comes in between the presses
+        outbox.put(_put(2, LARGE_BYTES))
+        outbox.put(Send(3, "kv", Prepared("kv", b'{"op":"get","key":"a"}')))
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1]  # the put waits, and what the core asked after it
+        outbox.put(_play(4))
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1, 4, 2, 3]
+        tg.cancel_scope.cancel()
+
+
+async def test_one_large_put_per_press_and_none_behind_a_press_it_was_not_ready_for() -> None:
+    clock = [100.0]
+    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
+    client = Recorder()
+    first, second = _put(2, LARGE_BYTES), _put(3, LARGE_BYTES)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
+        outbox.put(_play(1))
+        await anyio.wait_all_tasks_blocked()
+        outbox.put(first)  # after the press was written and the writer went idle: it waits
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1]
+        outbox.put(_play(4))
+        outbox.put(second)
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1, 4, 2]
+        outbox.answered(first)  # the second may go as far as pacing goes, but not behind no press
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1, 4, 2]
+        outbox.put(_play(5))
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1, 4, 2, 5, 3]
+        tg.cancel_scope.cancel()
+
+
+async def test_once_the_presses_stop_for_the_gap_large_puts_flow_again() -> None:
+    clock = [100.0]
+    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
+    client = Recorder()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
+        outbox.put(_play(1))
+        await anyio.wait_all_tasks_blocked()
+        outbox.put(_put(2, LARGE_BYTES))
+        await anyio.wait_all_tasks_blocked()
+        assert client.written == [1]
+        clock[0] += PRESS_GAP_S  # no press since: the writer's own timer lets it go
+        with anyio.fail_after(30):  # a hang fails; the pace is the gap, never asserted
+            while client.written != [1, 2]:
+                await anyio.sleep(0.01)
         tg.cancel_scope.cancel()

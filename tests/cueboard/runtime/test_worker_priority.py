@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cueboard.workers.icon_job import WORKER_NICENESS
+from cueboard.workers.priority import WORKER_NICENESS
 
 pytestmark = [
     pytest.mark.slow,
@@ -71,3 +71,28 @@ def test_the_icon_worker_runs_below_the_extension(tmp_path: Path, first: str) ->
     assert WORKER_NICENESS > 0
     if hasattr(os, "SCHED_IDLE"):  # Linux: a press's task takes the core from a decode at once
         assert lines[1] == "False True", "the worker, and only the worker, takes SCHED_IDLE"
+
+
+MAIN_AS_WORKER = """
+import os, runpy, sys
+import cueboard
+main = os.path.join(os.path.dirname(cueboard.__file__), "__main__.py")
+before = os.getpriority(os.PRIO_PROCESS, 0)
+runpy.run_path(main, run_name="__mp_main__")  # what anyio's worker does first, at "init"
+print(before, os.getpriority(os.PRIO_PROCESS, 0))
+print("cueboard.runtime" in sys.modules, "pydantic" in sys.modules)
+"""
+
+
+def test_a_worker_is_lowered_as_it_loads_the_main_module_before_any_job() -> None:
+    """anyio's worker runs the parent's main module as ``__mp_main__`` before its first job:
+    Cueboard's lowers the worker there, and imports neither the runtime nor the models, so
+    nothing the worker does competes with a press at the extension's priority."""
+    done = subprocess.run(
+        [sys.executable, "-c", MAIN_AS_WORKER], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    priorities, imported = done.stdout.splitlines()
+    before, after = (int(x) for x in priorities.split())
+    assert after == min(before + WORKER_NICENESS, 19)
+    assert imported == "False False"
