@@ -29,9 +29,12 @@ def _put(ticket: int, size: int) -> Send:
 class Recorder:
     def __init__(self) -> None:
         self.written: list[int] = []
+        self.wrote = anyio.Event()
 
     async def submit(self, namespace: str, params: Any, tag: Send) -> None:
         self.written.append(tag.ticket)
+        self.wrote.set()
+        self.wrote = anyio.Event()
         await anyio.lowlevel.checkpoint()
 
 
@@ -144,5 +147,5 @@ async def test_once_the_presses_stop_for_the_gap_large_puts_flow_again() -> None
         clock[0] += PRESS_GAP_S  # no press since: the writer's own timer lets it go
         with anyio.fail_after(30):  # a hang fails; the pace is the gap, never asserted
             while client.written != [1, 2]:
-                await anyio.sleep(0.01)
+                await client.wrote.wait()
         tg.cancel_scope.cancel()
