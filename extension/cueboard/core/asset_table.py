@@ -99,7 +99,8 @@ class AssetTable:
         return list(self._entries)
 
     def record_put(self, ref: AssetRef) -> None:
-        """The host answered `ok` to a put: the asset is in, most recently used."""
+        """A put sent (one that fails is :meth:`record_removed` again): the asset is in, most
+        recently used, and a plan meanwhile counts it."""
         if ref.key in self._entries:
             self._bytes -= self._entries[ref.key]
         self._entries[ref.key] = ref.nbytes

@@ -2,9 +2,10 @@
 
 Decoding is a job for a worker (:class:`DecodeIcons`); its results come back as
 :class:`IconsDecoded`, each a put prepared in the worker (the event loop only frames it). The
-:class:`~cueboard.core.asset_table.AssetTable` plans what to remove and put so the host never evicts
-a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan at a
-time. A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
+:class:`~cueboard.core.asset_table.AssetTable` plans what to remove and put so the host never
+evicts a shown icon; the plan goes out as tracked requests, removes first, then puts, one plan
+at a time (:class:`~cueboard.core.asset_plan.PlanSend`, as the editor's waveform sends its
+own). A put that fails for good (after the policy's retries of ``budget_full``) is not shown.
 A key is named in props only once its put answered ``ok`` on this connection, the blank icon's
 too (docs/protocol-notes.md#r33): :attr:`IconsModel.shown` and :attr:`IconsModel.blank_ok` say
 which, and both start empty with each connection.
@@ -23,14 +24,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cueboard.core.asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
+from cueboard.core.asset_table import AssetTable, AssetTableFull, Icon, PanelPlan
 from cueboard.core.library import Sound
-from vxp.models import assets
 from vxp.prepared import Prepared
 
+from .asset_plan import PlanSend
 from .effects import DecodeIcons, Effect, Log
 from .inputs import Decoded, IconsDecoded, Put
-from .tracker import Done, Outcome, Tracker
+from .tracker import Outcome, Tracker
 
 __all__ = [
     "MAX_KNOWN",
@@ -49,12 +50,8 @@ MAX_PREPARED_BYTES = 1024 * 1024  # prepared puts kept in all (more while the pa
 
 @dataclass
 class _Applying:
-    plan: PanelPlan
+    send: PlanSend
     rels: list[str]
-    params: dict[str, Prepared]
-    removes: int
-    puts: int = 0
-    failed: set[str] | None = None
 
 
 class IconsModel:
@@ -144,66 +141,18 @@ class IconsModel:
         if not plan.remove and not plan.put and self._shown_of(plan, rels) == self.shown:
             self.table.commit_panel(plan)
             return []
-        self._applying = _Applying(plan, rels, params, removes=len(plan.remove))
-        out: list[Effect] = []
-        for key in plan.remove:
-            self.table.record_removed(key)
-            out += self._tracker.request(
-                now, "assets", assets.AssetRemove, expect=assets.AssetOk,
-                done=self._removed, key=key,
-            )  # fmt: skip
-        if not plan.remove:
-            out += self._puts(now)
-        return out
+        send = PlanSend(self._tracker, self.table, plan, params, self._commit)
+        self._applying = _Applying(send, rels)
+        return send.start(now)
 
-    def _removed(self, outcome: Outcome) -> list[Effect]:
-        applying = self._applying
-        if applying is None:
-            return []
-        applying.removes -= 1
-        if applying.removes == 0:
-            return self._puts(outcome.now)
-        return []
-
-    def _puts(self, now: float) -> list[Effect]:
+    def _commit(self, failed: frozenset[str], now: float) -> list[Effect]:
         applying = self._applying
         assert applying is not None
-        applying.failed = set()
-        applying.puts = len(applying.plan.put)
-        if not applying.plan.put:
-            return self._commit(now)
-        out: list[Effect] = []
-        for ref in applying.plan.put:
-            out += self._tracker.request(
-                now, "assets", applying.params[ref.key], expect=assets.AssetOk,
-                done=self._put_done(ref),
-            )  # fmt: skip
-        return out
-
-    def _put_done(self, ref: AssetRef) -> Done:
-        def done(outcome: Outcome) -> list[Effect]:
-            applying = self._applying
-            if applying is None or applying.failed is None:
-                return []
-            if outcome.ok:
-                self.table.record_put(ref)
-            else:
-                applying.failed.add(ref.key)
-            applying.puts -= 1
-            if applying.puts == 0:
-                return self._commit(outcome.now)
-            return []
-
-        return done
-
-    def _commit(self, now: float) -> list[Effect]:
-        applying = self._applying
-        assert applying is not None
-        failed = frozenset(applying.failed or ())
-        self.table.commit_panel(applying.plan, failed)
+        plan = applying.send.plan
+        self.table.commit_panel(plan, failed)
         self.shown = {
             rel: key
-            for rel, key in self._shown_of(applying.plan, applying.rels).items()
+            for rel, key in self._shown_of(plan, applying.rels).items()
             if key not in failed
         }
         self._applying = None
@@ -266,6 +215,8 @@ class IconsModel:
         self.table.connection_lost()
         self.shown.clear()
         self.blank_ok = False
+        if self._applying is not None:
+            self._applying.send.cancel()
         self._applying = None
         self._decoding = False
         self._again = False

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from vxp.models import assets
 from vxp.prepared import Prepared
 
-from .asset_table import AssetRef, AssetTable, AssetTableFull, Icon, PanelPlan
+from .asset_plan import PlanSend
+from .asset_table import AssetRef, AssetTable, AssetTableFull, Icon
 from .effects import DrawWaveform, Effect, Log
 from .inputs import WaveEdit, WaveformDrawn
 from .records import SoundPrefs
-from .tracker import Done, Outcome, Tracker
+from .tracker import Tracker
 
 __all__ = ["MAX_PEAKS_KEPT", "PANEL", "UNEDITED", "WaveWanted", "WaveformModel", "edit_of"]
 
@@ -52,10 +52,7 @@ class WaveWanted:
 @dataclass
 class _Applying:
     wanted: WaveWanted
-    plan: PanelPlan
-    params: dict[str, Prepared]
-    pending: int
-    failed: set[str] = field(default_factory=set[str])
+    send: PlanSend
 
 
 class WaveformModel:
@@ -146,62 +143,20 @@ class WaveformModel:
             return [Log(30, f"waveform: {exc}")]
         if any(key is None for key in plan.keys):
             return [Log(30, "waveform: no room in the asset table")]
-        self._applying = _Applying(wanted, plan, params, pending=len(plan.remove))
-        out: list[Effect] = []
-        for key in plan.remove:
-            self._table.record_removed(key)
-            out += self._tracker.request(
-                now, "assets", assets.AssetRemove, expect=assets.AssetOk,
-                done=self._removed, key=key,
-            )  # fmt: skip
-        for ref in plan.put:  # counted at once, so that a plan of the icons meanwhile sees them
-            self._table.record_put(ref)
-        return out if plan.remove else out + self._puts(now)
+        send = PlanSend(self._tracker, self._table, plan, params, self._commit)
+        self._applying = _Applying(wanted, send)
+        return send.start(now)
 
-    def _removed(self, outcome: Outcome) -> list[Effect]:
-        applying = self._applying
-        if applying is None:
-            return []
-        applying.pending -= 1
-        return self._puts(outcome.now) if applying.pending == 0 else []
-
-    def _puts(self, now: float) -> list[Effect]:
-        applying = self._applying
-        assert applying is not None
-        put = applying.plan.put
-        if not put:
-            return self._commit(now)
-        applying.pending = len(put)
-        out: list[Effect] = []
-        for ref in put:
-            out += self._tracker.request(
-                now, "assets", applying.params[ref.key], expect=assets.AssetOk,
-                done=self._put_done(ref),
-            )  # fmt: skip
-        return out
-
-    def _put_done(self, ref: AssetRef) -> Done:
-        def done(outcome: Outcome) -> list[Effect]:
-            applying = self._applying
-            if applying is None:
-                return []
-            if not outcome.ok:
-                self._table.record_removed(ref.key)
-                applying.failed.add(ref.key)
-            applying.pending -= 1
-            return self._commit(outcome.now) if applying.pending == 0 else []
-
-        return done
-
-    def _commit(self, now: float) -> list[Effect]:
+    def _commit(self, failed: frozenset[str], now: float) -> list[Effect]:
         """A tile whose put failed leaves the whole waveform unnamed: half a picture would
         misplace what a touch means."""
         applying = self._applying
         assert applying is not None
         self._applying = None
-        keys = tuple(key for key in applying.plan.keys if key is not None)
-        failed = frozenset(applying.failed) | {k for k in keys if k not in self._table}
-        self._table.commit_panel(applying.plan, failed)
+        plan = applying.send.plan
+        keys = tuple(key for key in plan.keys if key is not None)
+        failed = failed | {k for k in keys if k not in self._table}
+        self._table.commit_panel(plan, failed)
         out: list[Effect] = []
         if failed:
             out.append(Log(20, f"waveform of {applying.wanted.rel}: a tile was not put"))
@@ -216,6 +171,8 @@ class WaveformModel:
     def connection_lost(self) -> None:
         """The host's table died with the connection (AST-17): the tiles are put again."""
         self._shown = None
+        if self._applying is not None:
+            self._applying.send.cancel()
         self._applying = None
         self._drawing = None
         self.changed = True
