@@ -80,7 +80,7 @@ def test_without_closing_them_anyios_exit_reaps_a_dead_worker_twice(tmp_path: Pa
 
 
 def test_a_worker_that_gets_no_cpu_is_ended_all_the_same(tmp_path: Path) -> None:
-    """A stopped worker stands for one at the idle policy on busy cores: it would read a closed
+    """A stopped worker stands for one that gets no CPU on busy cores: it would read a closed
     stdin, finish its job and tear down only once it runs, and the host ends an extension that
     takes 2 s to exit (docs/protocol-notes.md#r26). Given no time limit to reap it, ending the
     workers returns only because it kills them."""

@@ -46,11 +46,10 @@ async def end_worker_processes(reap_s: float = 1.0) -> None:
     call it last.
 
     Killed, not asked: a worker holds nothing worth waiting for (a render writes a part file
-    and renames it whole), and a worker that is asked (its stdin closed) must first be given
-    the CPU to read that, finish its job and tear its interpreter down. At the idle scheduling
-    policy, on a machine whose cores are busy, that is seconds, and the host ends an extension
-    that takes 2 s to exit (docs/protocol-notes.md#r26). The worker is first moved back to the
-    ordinary policy (where allowed), so even dying does not wait for an idle core.
+    and renames it whole), and a worker that is asked (its stdin closed) must first finish its
+    job, read that and tear its interpreter down, at its lower priority: on a machine whose
+    cores are busy that can take longer than the host's 2 s for an extension to exit
+    (docs/protocol-notes.md#r26).
 
     One wait reaps each: left to itself, anyio ends its pool as the loop closes and kills each
     worker twice, and a worker reaped by the second kill (``Popen.send_signal`` polls first)
@@ -67,7 +66,6 @@ async def end_worker_processes(reap_s: float = 1.0) -> None:
         for process in list(workers):
             if process.returncode is not None:
                 continue
-            _ordinary_policy(process.pid)
             _kill(process)
         for process in list(workers):
             with anyio.move_on_after(reap_s):
@@ -86,16 +84,6 @@ def _kill(process: anyio.abc.Process) -> None:
             os.kill(process.pid, kill)
     except ProcessLookupError:
         pass
-
-
-def _ordinary_policy(pid: int) -> None:
-    other = getattr(os, "SCHED_OTHER", None)
-    if other is None:
-        return
-    try:
-        os.sched_setscheduler(pid, other, os.sched_param(0))
-    except OSError:
-        pass  # not allowed here, or gone: it dies at the idle policy
 
 
 class Workers:

@@ -2,11 +2,12 @@
 
 On two cores a decode or a render otherwise takes a core that the extension's event loop and
 the host need for a press, and the press waits for the scheduler (``bench/bench_latency.py``,
-the "hop in" and "hop out" stages). Where the OS has it (Linux), a worker takes the idle
-scheduling policy (``SCHED_IDLE``): any ordinary task that wakes, a press being read or
-written, takes the core from it at once, where a niced task may first finish its slice. A
-worker still gets any core nothing else wants. It is also niced (:data:`WORKER_NICENESS`),
-which is what lowers it where the idle policy is missing or refused.
+the "hop in" and "hop out" stages). A worker is niced (:data:`WORKER_NICENESS`): a woken
+extension or host gets the core first, and the worker still gets a share of a busy machine.
+Not the idle scheduling policy (``SCHED_IDLE``): it measured no better once puts went right
+behind presses (``cueboard.runtime.outbox``), and an idle-policy worker starves while other
+programs keep the cores busy (a game beside the overlay), so a render that a press waits for,
+or the editor's waveform, might never come.
 
 A worker lowers itself as it loads the parent's main module (``cueboard.__main__``, which anyio's
 worker runs as ``__mp_main__`` before any job), so not even its own imports compete with a press;
@@ -33,11 +34,5 @@ def lower_priority() -> None:
     if nice is not None:
         try:
             nice(WORKER_NICENESS)
-        except OSError:
-            pass
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
-        try:
-            os.sched_setscheduler(0, idle, os.sched_param(0))
         except OSError:
             pass
