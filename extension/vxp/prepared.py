@@ -9,7 +9,7 @@ fields newer than 1.0 travel with the bytes and are checked against the host whe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -35,46 +35,20 @@ def prepare(namespace: str, params: BaseModel) -> Prepared:
         if getattr(params, name) is None:
             continue
         gated += [(name, m.version) for m in info.metadata if isinstance(m, Since)]
-    return Prepared(namespace, _json(params), tuple(gated))
+    return Prepared(namespace, _json(namespace, params), tuple(gated))
 
 
-def _json(params: BaseModel) -> bytes:
-    """``params.model_dump_json(exclude_none=True)``, the same bytes, with a list of models (an
-    animated put's frames) serialised an item at a time: serialising is one call that holds the
-    interpreter throughout, and 2.6 MB of frames in one call is milliseconds that an event loop
-    in another thread of the process (a press) would wait for."""
-    fields = type(params).model_fields
-    lists = [name for name in fields if _models(getattr(params, name))]
-    if not lists:
-        return params.__pydantic_serializer__.to_json(params, exclude_none=True)
-    parts: list[bytes] = [b"{"]
-    for name in fields:
-        value = getattr(params, name)
-        if value is None:
-            continue
-        if len(parts) > 1:
-            parts.append(b",")
-        parts.append(b'"%s":' % name.encode())
-        if name in lists:
-            parts.append(b"[")
-            for i, item in enumerate(value):
-                if i:
-                    parts.append(b",")
-                parts.append(item.__pydantic_serializer__.to_json(item, exclude_none=True))
-            parts.append(b"]")
-        else:  # b'{"name":value}' -> value
-            whole = params.__pydantic_serializer__.to_json(
-                params, include={name}, exclude_none=True
-            )
-            parts.append(whole[len(name) + 4 : -1])
-    parts.append(b"}")
-    return b"".join(parts)
-
-
-def _models(value: object) -> bool:
-    from pydantic import BaseModel
-
-    if not isinstance(value, list):
-        return False
-    items = cast(list[object], value)
-    return len(items) > 1 and isinstance(items[0], BaseModel)
+def _json(namespace: str, params: BaseModel) -> bytes:
+    """``params.model_dump_json(exclude_none=True)``, the same bytes, with an animated put's
+    frames serialised one at a time: serialising is one call that holds the interpreter
+    throughout, and 2.6 MB of frames in one call is milliseconds that an event loop in another
+    thread of the process (a press) would wait for. Every other request is one call, as small
+    as it is (a play's, on the way of a press)."""
+    dump = params.__pydantic_serializer__.to_json
+    put: Any = params  # an assets put, if it has frames: the one request that runs to megabytes
+    frames: list[Any] | None = getattr(put, "frames", None) if namespace == "assets" else None
+    if frames is None or len(frames) < 2:
+        return dump(params, exclude_none=True)
+    head = dump(params, exclude={"frames", "loop"}, exclude_none=True)  # {"op":…,"height":N}
+    items = b",".join(f.__pydantic_serializer__.to_json(f) for f in frames)
+    return b'%s,"frames":[%s],"loop":%d}' % (head[:-1], items, put.loop)

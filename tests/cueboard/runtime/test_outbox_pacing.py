@@ -38,6 +38,12 @@ class Recorder:
         await anyio.lowlevel.checkpoint()
 
 
+def _on_a_clock() -> tuple[list[float], Outbox, Recorder]:
+    """An outbox whose clock the test moves (``clock[0]``), and what it writes."""
+    clock = [100.0]
+    return clock, Outbox(lambda send, exc: None, clock=lambda: clock[0]), Recorder()
+
+
 def _play(ticket: int) -> Send:
     target = PlayTarget(channel="soundboard", gain_pct=80)
     return Send(ticket, "audio", AudioPlay(sound="s-00000001", targets=[target]))
@@ -90,9 +96,7 @@ async def test_while_someone_presses_a_large_put_goes_only_right_behind_a_press(
     """A put that becomes ready between two presses waits for the second, then follows it at
     once: the next press is then as far away as a person's presses are apart. A small request
     is not held."""
-    clock = [100.0]
-    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
-    client = Recorder()
+    clock, outbox, client = _on_a_clock()
     async with anyio.create_task_group() as tg:
         tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
         outbox.put(_play(1))
@@ -109,9 +113,7 @@ async def test_while_someone_presses_a_large_put_goes_only_right_behind_a_press(
 
 
 async def test_one_large_put_per_press_and_none_behind_a_press_it_was_not_ready_for() -> None:
-    clock = [100.0]
-    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
-    client = Recorder()
+    _, outbox, client = _on_a_clock()  # the clock stands still: only presses move it on
     first, second = _put(2, LARGE_BYTES), _put(3, LARGE_BYTES)
     async with anyio.create_task_group() as tg:
         tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
@@ -134,9 +136,7 @@ async def test_one_large_put_per_press_and_none_behind_a_press_it_was_not_ready_
 
 
 async def test_once_the_presses_stop_for_the_gap_large_puts_flow_again() -> None:
-    clock = [100.0]
-    outbox = Outbox(lambda send, exc: None, clock=lambda: clock[0])
-    client = Recorder()
+    clock, outbox, client = _on_a_clock()
     async with anyio.create_task_group() as tg:
         tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
         outbox.put(_play(1))
