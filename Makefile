@@ -73,12 +73,21 @@ lint: venv
 # over every worker's share: both runs get the same ledger folder (tests/leaks.py). The sweep
 # runs even when the suite failed; the run's folders are removed when everything passed, and
 # kept (and named) otherwise.
+# The first run after an install compiles what the suite imports in one process, beside the
+# lint, before the workers start: each worker, and each process the tests start, would otherwise
+# compile the same modules at the same moment (the bytecode folder starts empty in a new clone).
+PYCSTAMP := $(CACHE)/pycache.stamp
 WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
 test: venv sysdeps
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
 	echo "make lint   # ruff, format, pyright, import contracts: beside the suite, shown after it"; \
 	$(MAKE) --no-print-directory lint > "$$run/lint.txt" 2>&1 & linter=$$!; \
+	if [ ! $(PYCSTAMP) -nt $(STAMP) ]; then \
+	  echo "$(PY) -m pytest --collect-only -q tests   # bytecode, once, in one process"; \
+	  $(PY) -m pytest --collect-only -q -p no:cacheprovider tests > /dev/null 2>&1; \
+	  $(PY) -m compileall -q extension > /dev/null 2>&1; touch $(PYCSTAMP); \
+	fi; \
 	echo "$(PY) -m pytest $(PYTEST_SUITE) --ignore=tests/zz_sweep tests"; \
 	$(PY) -m pytest $(PYTEST_SUITE) --basetemp="$$run/suite" --leak-ledger="$$run/ledger" \
 	  --ignore=tests/zz_sweep tests; suite=$$?; \
