@@ -58,13 +58,18 @@ def _pair_bytes(name: str, value: WireValue) -> int:
     return len(_COMPACT.encode([name, value])) + 1
 
 
-def split_frames(pairs: PropPairs, limit: int = MAX_PROPS_FRAME_BYTES) -> list[PropPairs]:
-    """Pack pairs into as few frames as fit under limit (most changes fit in one)."""
+def split_frames(
+    pairs: PropPairs, limit: int = MAX_PROPS_FRAME_BYTES, sizes: Mapping[str, int] | None = None
+) -> list[PropPairs]:
+    """Pack pairs into as few frames as fit under limit (most changes fit in one).
+
+    ``sizes``: each pair's measure, where the caller already took it for these very values.
+    """
     frames: list[PropPairs] = []
     current: PropPairs = []
     size = _ENVELOPE_BYTES
     for name, value in pairs:
-        pair_size = _pair_bytes(name, value)
+        pair_size = sizes[name] if sizes is not None else _pair_bytes(name, value)
         if current and size + pair_size > limit:
             frames.append(current)
             current, size = [], _ENVELOPE_BYTES
@@ -88,6 +93,8 @@ class _PanelState:
     # tagged dict) last stored per prop: a refresh repeats most values, and comparing one is
     # cheaper than tagging and checking it again
     given: dict[str, Any] = field(default_factory=dict[str, Any])
+    # each desired value's measure in a frame, taken when it was stored
+    sizes: dict[str, int] = field(default_factory=dict[str, int])
 
 
 class PropsModel:
@@ -159,9 +166,11 @@ class PropsModel:
         # Most props of a refresh are unchanged: compare before measuring (a json.dumps).
         if state.desired.get(name) == value:
             return
-        if _pair_bytes(name, value) + _ENVELOPE_BYTES > MAX_PROPS_FRAME_BYTES:
+        size = _pair_bytes(name, value)
+        if size + _ENVELOPE_BYTES > MAX_PROPS_FRAME_BYTES:
             raise WireError(f"{state.contract.name}.{name} alone exceeds a props frame: page it")
         state.desired[name] = value
+        state.sizes[name] = size
         if state.sent.get(name) != value:
             state.dirty = True
 
@@ -259,7 +268,7 @@ class PropsModel:
             return []
         state.last_frame_at = now
         out: list[Effect] = []
-        for frame in split_frames(pairs):
+        for frame in split_frames(pairs, sizes=state.sizes):
             for prop, value in frame:  # sent unless the host says otherwise
                 state.sent[prop] = value
             out += self._tracker.request(

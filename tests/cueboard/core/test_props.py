@@ -321,6 +321,13 @@ def test_split_frames_keeps_each_frame_under_the_limit() -> None:
     assert all(frame_bytes("overlay", f) < MAX_PROPS_FRAME_BYTES for f in frames)
 
 
+def test_split_frames_packs_by_the_measures_taken_when_the_values_were_stored() -> None:
+    pairs: PropPairs = [(f"label-{i}", {"t": "str", "v": "x"}) for i in range(3)]
+    assert len(split_frames(pairs)) == 1
+    heavy = {name: MAX_PROPS_FRAME_BYTES // 2 for name, _ in pairs}
+    assert split_frames(pairs, sizes=heavy) == [[p] for p in pairs]
+
+
 def test_set_refuses_unknown_props_and_wrong_types() -> None:
     model = Recorder().model()
     with pytest.raises(KeyError):
