@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Mapping
 
-from .records import SoundPrefs
+from .records import NO_PREFS, SoundPrefs
 
 __all__ = ["MOST_PLAYED_KEPT", "RECENT_KEPT", "PlayHistory"]
 
@@ -49,16 +49,16 @@ class PlayHistory:
 
     def counted(self, rel: str, now: float) -> dict[str, int | None]:
         """The changes a confirmed play of ``rel`` makes to its record."""
-        own = self._records.get(rel, SoundPrefs())
+        own = self._records.get(rel, NO_PREFS)
         last = self.unix(now)
         return {"plays": own.plays + 1, "last_played": own.last_played if last is None else last}
 
     def _key(self, rel: str) -> tuple[int, int, int]:
-        own = self._records.get(rel, SoundPrefs())
+        own = self._records.get(rel, NO_PREFS)
         return own.plays, own.last_played or 0, self._seq.get(rel, -1)
 
     def _recent_key(self, rel: str) -> tuple[int, int]:
-        own = self._records.get(rel, SoundPrefs())
+        own = self._records.get(rel, NO_PREFS)
         return own.last_played or 0, self._seq.get(rel, -1)
 
     def playing(self, rel: str) -> None:
@@ -70,7 +70,7 @@ class PlayHistory:
         """``rel``'s record changed its count or its time (a play, or any other writer: the
         editor's reset, a restore, the bus API): the lists follow, in place when it went up,
         else built again."""
-        after = self._records.get(rel, SoundPrefs())
+        after = self._records.get(rel, NO_PREFS)
         if after.plays == 0 and after.last_played is None:  # reset: never played, as far as known
             self._seq.pop(rel, None)
         went_down = after.plays < before.plays

@@ -21,6 +21,7 @@ from .effects import Effect, Log, Wake
 from .records import (
     HASH_PREFIX,
     MODES,
+    NO_PREFS,
     PATH_PREFIX,
     TARGETS,
     SoundPrefs,
@@ -44,7 +45,6 @@ LOAD_WINDOW = 16  # kv gets in flight at once while loading
 WAKE = "prefs.flush"
 RENDERED = ("trim_start_ms", "trim_end_ms", "fade_in_ms", "fade_out_ms", "mode")
 """The fields a sound's rendered file depends on (core/render.py); the mode last."""
-DEFAULTS = SoundPrefs()
 
 
 class Prefs:
@@ -168,14 +168,14 @@ class Prefs:
             return []
         out: list[Effect] = []
         for rel, prefs in self.prefs.items():
-            if any(getattr(prefs, name) != getattr(DEFAULTS, name) for name in RENDERED[:-1]):
+            if any(getattr(prefs, name) != getattr(NO_PREFS, name) for name in RENDERED[:-1]):
                 out += self.edited(rel, now)
         return out
 
     # -- the records ----------------------------------------------------------------------
 
     def get(self, rel_path: str) -> SoundPrefs:
-        return self.prefs.get(rel_path, SoundPrefs())
+        return self.prefs.get(rel_path, NO_PREFS)
 
     def update(self, rel_path: str, now: float, **changes: Any) -> list[Effect]:
         before = self.get(rel_path)

@@ -78,7 +78,7 @@ class SoundPrefs:
 
     @property
     def is_default(self) -> bool:
-        return self == SoundPrefs()
+        return self == NO_PREFS
 
     @property
     def own_mic_gain(self) -> int:
@@ -123,6 +123,10 @@ class SoundPrefs:
             favourite=fav if isinstance(fav, str) else None,
             order=_number(data.get("o")),
         )
+
+
+NO_PREFS = SoundPrefs()
+"""A sound nobody changed: what a lookup of one with no record gives (frozen, so shared)."""
 
 
 def _number(value: Any) -> float | None:
@@ -214,7 +218,7 @@ def pack(p: SoundPrefs) -> str:
 def unpack(text: Any) -> SoundPrefs:
     """Anything kv holds gives a record: a field out of range or malformed is its default."""
     if not isinstance(text, str):
-        return SoundPrefs()
+        return NO_PREFS
     f = text.split(",") + [""] * 11
     gain = _int(f[0], high=100)
     mode, target = _int(f[1], high=len(MODES) - 1), _int(f[4], high=len(TARGETS) - 1)
