@@ -12,7 +12,7 @@ import pytest
 import cueboard.core.i18n as i18n
 import cueboard.runtime.catalogs as catalogs
 from cueboard.core.contract import PANELS
-from cueboard.core.i18n import placeholders
+from cueboard.core.i18n import Catalog, placeholders
 from cueboard.runtime.catalogs import available_locales, load_catalog, load_entries, locale_chain
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,3 +142,21 @@ def test_a_malformed_catalog_is_a_clear_error(
             load_catalog("en-US")
     finally:
         load_entries.cache_clear()
+
+
+def test_a_text_derived_from_a_catalog_is_built_once_per_catalog() -> None:
+    built: list[str] = []
+
+    def greeting(cat: Catalog) -> str:
+        built.append(cat.locale)
+        return cat.t("hello", name="Aoi")
+
+    en = Catalog("en-US", "en-US", {"hello": "Hello, {name}"})
+    ja = Catalog("ja-JP", "ja-JP", {"hello": "{name}さん、こんにちは"})
+    assert [en.derived(greeting), en.derived(greeting), ja.derived(greeting)] == [
+        "Hello, Aoi",
+        "Hello, Aoi",
+        "Aoiさん、こんにちは",
+    ]
+    assert built == ["en-US", "ja-JP"]
+    assert en == Catalog("en-US", "en-US", {"hello": "Hello, {name}"})  # what it keeps is no part

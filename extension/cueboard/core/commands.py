@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .browse import FOLDER_JUMP
+from .i18n import Catalog, msgid
 from .library import SLOTS_PER_PAGE
 
 MAX_FAVOURITES = 16
@@ -67,3 +68,28 @@ def slot_of(command: str) -> int | None:
         if tail.isdigit() and 1 <= int(tail) <= SLOTS_PER_PAGE:
             return int(tail)
     return None
+
+
+def command_rows(cat: Catalog) -> tuple[tuple[str, str], ...]:
+    """Each built-in command with what it does, in the catalog's language."""
+    meanings = {
+        "stop-all": "command.stop_all",
+        "page-next": "command.page_next",
+        "page-prev": "command.page_prev",
+        "play-random": "command.play_random",
+        "toggle-mic": "command.toggle_mic",
+        "rescan": "command.rescan",
+        "folder-next": msgid("command.folder_next"),
+        "folder-prev": msgid("command.folder_prev"),
+        "folder-jump-next": msgid("command.folder_jump_next"),
+        "folder-jump-prev": msgid("command.folder_jump_prev"),
+        "open-favourites": msgid("command.open_favourites"),
+    }
+    rows: list[tuple[str, str]] = []
+    for spec in STATIC_COMMANDS:
+        slot = slot_of(spec.name)
+        if slot is not None:
+            rows.append((spec.name, cat.t("command.play_slot", n=slot)))
+        else:
+            rows.append((spec.name, cat.t(meanings[spec.name], n=FOLDER_JUMP)))
+    return tuple(rows)

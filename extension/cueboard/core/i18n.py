@@ -14,9 +14,10 @@ catalog test requires in every locale.
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,9 @@ class Catalog:
     locale: str  # the shipped locale that answers first (what the user gets)
     requested: str
     entries: Mapping[str, str]
+    _derived: dict[object, object] = field(
+        default_factory=dict[object, object], init=False, repr=False, compare=False
+    )
 
     def t(self, key: str, /, **params: object) -> str:
         """The text for key with {name} placeholders filled (unknown ones left as they are)."""
@@ -65,6 +69,15 @@ class Catalog:
             log.debug("catalog %s has no key %r", self.locale, key)
             return key
         return _fill(text, params) if params else text
+
+    def derived[T](self, make: Callable[["Catalog"], T]) -> T:
+        """What ``make`` builds from this catalog alone, built on first use: a catalog never
+        changes, and views ask for the same texts on every refresh."""
+        try:
+            return cast(T, self._derived[make])
+        except KeyError:
+            built = self._derived[make] = make(self)
+            return built
 
     def __contains__(self, key: object) -> bool:
         return key in self.entries

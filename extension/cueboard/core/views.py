@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from cueboard.core.commands import STATIC_COMMANDS, favourite_command, slot_of
+from cueboard.core.commands import command_rows, favourite_command
 from cueboard.core.contract import MAX_FOLDERS, SlotState
-from cueboard.core.i18n import Catalog, msgid
+from cueboard.core.i18n import Catalog
 from cueboard.core.library import Library
 from cueboard.core.settings import Settings
 from vxp.limits import (
@@ -20,7 +20,7 @@ from vxp.limits import (
     KV_SOFT_QUOTA_BYTES,
 )
 
-from .browse import FOLDER_JUMP, Browser, Shelf
+from .browse import Browser, Shelf
 from .deck import notice_text as deck_notice_text
 from .editor import NO_EDITOR, editor_values
 from .effects import Notice
@@ -366,26 +366,7 @@ def empty_folder_rows(library: Library, cat: Catalog) -> list[tuple[str, str]]:
 
 
 def binding_rows(board: ViewedBoard, cat: Catalog) -> list[tuple[str, str]]:
-    rows: list[tuple[str, str]] = []
-    meanings = {
-        "stop-all": "command.stop_all",
-        "page-next": "command.page_next",
-        "page-prev": "command.page_prev",
-        "play-random": "command.play_random",
-        "toggle-mic": "command.toggle_mic",
-        "rescan": "command.rescan",
-        "folder-next": msgid("command.folder_next"),
-        "folder-prev": msgid("command.folder_prev"),
-        "folder-jump-next": msgid("command.folder_jump_next"),
-        "folder-jump-prev": msgid("command.folder_jump_prev"),
-        "open-favourites": msgid("command.open_favourites"),
-    }
-    for spec in STATIC_COMMANDS:
-        slot = slot_of(spec.name)
-        if slot is not None:
-            rows.append((spec.name, cat.t("command.play_slot", n=slot)))
-        else:
-            rows.append((spec.name, cat.t(meanings[spec.name], n=FOLDER_JUMP)))
+    rows = list(cat.derived(command_rows))
     for slug, rel in sorted(board.prefs.favourites().items()):
         st = board.states.get(rel)
         rows.append(
