@@ -66,18 +66,19 @@ lint: venv
 	$(VENV)/bin/pyright -p pyproject.toml
 	$(VENV)/bin/lint-imports --no-logo
 
-# The suite on pytest-xdist workers, two a core and one more: the end-to-end tests spend much of
-# their time waiting for the processes they start. A file's tests stay on one worker, so a
-# module's fixture is built once. `make lint` runs beside the suite, in the time its workers
-# wait, and its output is shown when both are done. Then the leak sweep, as a run of its own
-# over every worker's share: both runs get the same ledger folder (tests/leaks.py). The sweep
-# runs even when the suite failed; the run's folders are removed when everything passed, and
-# kept (and named) otherwise.
+# The suite on pytest-xdist workers, two a core: the end-to-end tests spend much of their time
+# waiting for the processes they start (one a core leaves the cores idle then; a fifth worker
+# only adds its start and collection to a suite that keeps both cores busy). A file's tests stay
+# on one worker, so a module's fixture is built once. `make lint` runs beside the suite, in the
+# time its workers wait, and its output is shown when both are done. Then the leak sweep, as a
+# run of its own over every worker's share: both runs get the same ledger folder
+# (tests/leaks.py). The sweep runs even when the suite failed; the run's folders are removed
+# when everything passed, and kept (and named) otherwise.
 # The first run after an install compiles what the suite imports in one process, beside the
 # lint, before the workers start: each worker, and each process the tests start, would otherwise
 # compile the same modules at the same moment (the bytecode folder starts empty in a new clone).
 PYCSTAMP := $(CACHE)/pycache.stamp
-WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) + 1 )))
+WORKERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 PYTEST_SUITE := -q -n $(WORKERS) --dist loadfile --durations=15
 test: venv sysdeps
 	@run=$$(mktemp -d "$${TMPDIR:-/tmp}/cueboard-test.XXXXXX"); \
