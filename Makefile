@@ -67,7 +67,7 @@ lint: venv
 	$(VENV)/bin/lint-imports --no-logo
 
 # The suite on pytest-xdist workers, two a core: the end-to-end tests spend much of their time
-# waiting for the processes they start (one a core leaves the cores idle then; a fifth worker
+# waiting for the processes they start (one a core leaves the cores idle then; one more worker
 # only adds its start and collection to a suite that keeps both cores busy). A file's tests stay
 # on one worker, so a module's fixture is built once. `make lint` runs beside the suite, in the
 # time its workers wait, and its output is shown when both are done. Then the leak sweep, as a
