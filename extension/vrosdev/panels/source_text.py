@@ -16,6 +16,7 @@ from functools import lru_cache
 _BLANKED = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"((?:\\.|\\\Z|[^"\\])*)("?)', re.S)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _NEWLINE = re.compile(r"\n")
+_BRACE = re.compile(r"[{}]")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -83,9 +84,6 @@ def _braces(blanked: str) -> _Braces:
                 closes[opened.pop()] = i
         depth.append(d)
     return _Braces(at, depth, closes)
-
-
-_BRACE = re.compile(r"[{}]")
 
 
 def matching_brace(blanked: str, open_at: int) -> int:
