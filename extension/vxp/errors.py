@@ -8,12 +8,14 @@ No message here ever contains the launch token or a media URL.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
 __all__ = [
+    "BEFORE_HELLO",
+    "CAPABILITY_DENIED",
     "CapabilityDenied",
     "ConnectionClosed",
     "DomainError",
@@ -27,8 +29,12 @@ __all__ = [
     "NotSupportedByHost",
     "ProtocolError",
     "VxpError",
+    "protocol_error_of",
     "validation_summary",
 ]
+
+CAPABILITY_DENIED = -32001  # E-10: the namespace needs a capability the host did not grant
+BEFORE_HELLO = -32002  # E-11: a request before the hello was answered
 
 
 class VxpError(Exception):
@@ -122,3 +128,18 @@ def validation_summary(exc: ValidationError, limit: int = 3) -> str:
         loc = ".".join(str(p) for p in e["loc"])
         parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
     return "; ".join(parts)
+
+
+def protocol_error_of(obj: Any, namespace: str | None) -> VxpError:
+    """The error a JSON-RPC error object stands for; a malformed one is itself the host's fault."""
+    if not isinstance(obj, dict):
+        return MalformedResponse("a JSON-RPC error that is not an object")
+    err: dict[str, Any] = obj  # pyright: ignore[reportUnknownVariableType]
+    code = err.get("code")
+    message = err.get("message")
+    if type(code) is not int:
+        return MalformedResponse("a JSON-RPC error without an integer code")
+    text = message if isinstance(message, str) else ""
+    if code == CAPABILITY_DENIED:
+        return CapabilityDenied(code, text, namespace)
+    return ProtocolError(code, text, namespace)

@@ -19,22 +19,32 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
-    CapabilityDenied,
+    BEFORE_HELLO,
     ConnectionClosed,
     FrameTooLarge,
     LocalProtocolError,
     MalformedResponse,
     NotSupportedByHost,
     ProtocolError,
-    VxpError,
+    protocol_error_of,
     validation_summary,
 )
 from .framing import FrameDecoder, encode_frame
 from .prepared import Prepared
 from .secret import Secret
+from .session_events import (
+    Closed,
+    EventReceived,
+    Failed,
+    HelloAccepted,
+    HelloRefused,
+    HostViolation,
+    Replied,
+    SessionEvent,
+)
 from .version import CLIENT_VERSION, Version, fields_newer_than
 
 if TYPE_CHECKING:
@@ -55,9 +65,6 @@ __all__ = [
     "State",
 ]
 
-CAPABILITY_DENIED = -32001
-BEFORE_HELLO = -32002
-
 
 class State(enum.Enum):
     IDLE = "idle"
@@ -65,53 +72,6 @@ class State(enum.Enum):
     READY = "ready"
     CLOSED = "closed"
 
-
-# What the session hands back. Named tuples rather than dataclasses: nine frozen dataclasses
-# in the SDK cost ~10 ms of class creation before the hello is written (bench_startup.py);
-# a named tuple costs a tenth. Like any tuple one equals another with the same items, so
-# match on the type (``case Closed(reason)``), as the client does, not on equality alone.
-class HelloAccepted(NamedTuple):
-    welcome: Welcome
-
-
-class HelloRefused(NamedTuple):
-    code: str
-    message: str
-
-
-class Replied(NamedTuple):
-    """A response to request ``request_id``: any of the namespace's results, ``err`` included."""
-
-    request_id: int
-    namespace: str
-    result: Any
-
-
-class Failed(NamedTuple):
-    """Request ``request_id`` got no usable result: a JSON-RPC error or a lost connection."""
-
-    request_id: int
-    namespace: str
-    error: VxpError
-
-
-class EventReceived(NamedTuple):
-    event: Any
-
-
-class HostViolation(NamedTuple):
-    """The host sent something off-spec; it was skipped. For logs (never contains a secret)."""
-
-    description: str
-
-
-class Closed(NamedTuple):
-    reason: str
-
-
-SessionEvent = (
-    HelloAccepted | HelloRefused | Replied | Failed | EventReceived | HostViolation | Closed
-)
 
 # A named tuple's generated ``__new__`` is a Python function; for the one or two built per
 # frame, ``tuple.__new__(Cls, (items))`` builds the same value in well under its time.
@@ -317,7 +277,7 @@ class Session:
             return
         if type(rid) is not int or rid not in self._pending:
             if rid is None and "error" in msg:
-                error = _protocol_error(msg.get("error"), None)
+                error = protocol_error_of(msg.get("error"), None)
                 out.append(HostViolation(f"an error without a request id: {error}"))
                 if isinstance(error, ProtocolError) and error.code == BEFORE_HELLO:
                     out.extend(self._close(str(error)))
@@ -326,7 +286,7 @@ class Session:
             return
         namespace = self._pending.pop(rid)
         if "error" in msg:
-            out.append(Failed(rid, namespace, _protocol_error(msg["error"], namespace)))
+            out.append(Failed(rid, namespace, protocol_error_of(msg["error"], namespace)))
             return
         validate = _validate_response.get(namespace) or _response_validator(namespace)
         try:
@@ -341,7 +301,7 @@ class Session:
             out.append(HostViolation(f"a response to no pending request (id {rid!r})"))
             return
         if "error" in msg:
-            error = _protocol_error(msg["error"], "hello")
+            error = protocol_error_of(msg["error"], "hello")
             out.append(HelloRefused(str(getattr(error, "code", "error")), str(error)))
             out.extend(self._close(f"hello failed: {error}"))
             return
@@ -381,20 +341,6 @@ def _malformed_result(
         HostViolation(f"{namespace}: a malformed response: {brief}"),
         Failed(rid, namespace, MalformedResponse(f"{namespace}: {brief}")),
     )
-
-
-def _protocol_error(obj: Any, namespace: str | None) -> VxpError:
-    if not isinstance(obj, dict):
-        return MalformedResponse("a JSON-RPC error that is not an object")
-    err: dict[str, Any] = obj  # pyright: ignore[reportUnknownVariableType]
-    code = err.get("code")
-    message = err.get("message")
-    if type(code) is not int:
-        return MalformedResponse("a JSON-RPC error without an integer code")
-    text = message if isinstance(message, str) else ""
-    if code == CAPABILITY_DENIED:
-        return CapabilityDenied(code, text, namespace)
-    return ProtocolError(code, text, namespace)
 
 
 _registry: Any = None
