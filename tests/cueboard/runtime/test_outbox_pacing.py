@@ -94,8 +94,8 @@ async def test_a_connection_that_ends_leaves_no_put_counted_as_unanswered() -> N
 
 async def test_while_someone_presses_a_large_put_goes_only_right_behind_a_press() -> None:
     """A put that becomes ready between two presses waits for the second, then follows it at
-    once: the next press is then as far away as a person's presses are apart. A small request
-    is not held."""
+    once: the next press is then as far away as a person's presses are apart. What the core
+    asked after the put waits with it: requests keep the core's order, presses excepted."""
     clock, outbox, client = _on_a_clock()
     async with anyio.create_task_group() as tg:
         tg.start_soon(outbox.write, client)  # type: ignore[arg-type]
